@@ -1,7 +1,8 @@
 """The ledger's re-check of a spent prepaid balance, on a memory store with a set clock.
 
 Which mark a re-check's success clears is tried on every backend (memory, SQLite, Redis):
-the ledger reads the mark back from the store before clearing it.
+the ledger reads the mark back from the store, and clears only that one (the store's
+compare-and-clear), even when another search marks the provider between the two steps.
 """
 
 import time
@@ -14,7 +15,7 @@ import pytest
 from websearch_core.errors import CreditsSpentError, ProviderTimeoutError
 from websearch_core.ledger import Ledger, ProviderSkippedError
 from websearch_core.orchestration.credit_probe import CREDIT_RECHECK_SECONDS
-from websearch_core.state.base import MemoryStore, StateStore
+from websearch_core.state.base import MemoryStore, ProviderMark, StateStore
 from websearch_core.state.redis import RedisStore
 from websearch_core.state.sqlite import SQLiteStore
 
@@ -126,6 +127,49 @@ async def test_a_recheck_success_keeps_a_mark_another_search_set_meanwhile(
     clock.now += 1
     await ledger.record_success(PROVIDER)
     assert await store.get_mark(PROVIDER, clock.now) == newer
+
+
+def _newer_mark_after_the_next_read(
+    store: StateStore, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> list[ProviderMark]:
+    """Another search's refusal lands just after the store's next read of the mark.
+
+    A hook on the store instance, not on the ledger: the next ``get_mark`` (the ledger's
+    read-back before it clears) returns what the store held, and then a second ledger
+    on the same store records a spent balance, as another task or process would, before
+    the ledger goes on to clear. Returns the newer mark once it has been set.
+    """
+    newer: list[ProviderMark] = []
+    read = store.get_mark
+
+    async def read_then_remark(provider: str, now: float) -> ProviderMark | None:
+        monkeypatch.undo()  # only the first read
+        held = await read(provider, now)
+        clock.now += 1
+        await Ledger(store, clock=clock).record_failure(PROVIDER, _spent())
+        set_since = await read(provider, clock.now)
+        assert set_since is not None and set_since != held
+        newer.append(set_since)
+        return held
+
+    monkeypatch.setattr(store, "get_mark", read_then_remark)
+    return newer
+
+
+@pytest.mark.parametrize("recheck", [_forced_past_the_mark, _probing], ids=["forced", "probe"])
+async def test_a_recheck_success_keeps_a_mark_set_between_its_read_and_its_clear(
+    store: StateStore,
+    recheck: Callable[[StateStore, Clock], Awaitable[Ledger]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The old mark is read back (set before the re-check began), then replaced: kept."""
+    clock = Clock()
+    ledger = await recheck(store, clock)
+    clock.now += 1
+    newer = _newer_mark_after_the_next_read(store, clock, monkeypatch)
+    await ledger.record_success(PROVIDER)
+    assert len(newer) == 1  # the ledger read the mark back, and the newer one came after
+    assert await store.get_mark(PROVIDER, clock.now) == newer[0]
 
 
 async def test_guard_a_forced_success_clears_the_mark_it_was_sent_past(store: StateStore) -> None:

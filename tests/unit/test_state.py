@@ -151,6 +151,22 @@ async def test_clear_mark(store: StateStore) -> None:
     assert await store.all_marks(now) == {}
 
 
+async def test_clear_mark_if_unchanged_removes_only_the_mark_read(store: StateStore) -> None:
+    """A compare-and-clear: a mark set after the read stays; the one read goes."""
+    now = time.time()
+    await store.clear_mark_if_unchanged("brave", mark(until=now + 60), now)  # none: no error
+    await store.set_mark("brave", ProviderMark("exhausted", now + 60, "spent", set_at=now))
+    read = await store.get_mark("brave", now)
+    assert read is not None
+    newer = ProviderMark("exhausted", now + 61, "spent", set_at=now + 1)
+    await store.set_mark("brave", newer)
+    await store.clear_mark_if_unchanged("brave", read, now)
+    assert await store.all_marks(now) == {"brave": newer}
+    await store.clear_mark_if_unchanged("brave", newer, now)
+    assert await store.get_mark("brave", now) is None
+    assert await store.all_marks(now) == {}
+
+
 async def test_all_marks_lists_only_active_marks(store: StateStore) -> None:
     now = time.time()
     brave = mark("unauthorized", until=now + 600)

@@ -286,6 +286,42 @@ async def test_a_caller_still_waiting_on_a_write_the_close_journaled_is_told_wha
     assert (marks, failures) == ([("brave", "429")], [("exa", 1)])
 
 
+async def test_a_compare_and_clear_journaled_removes_only_the_mark_it_read(
+    tmp_path: Path,
+) -> None:
+    # A re-check's success clears the mark it read back; queued behind another process's
+    # lock, the close journals it. Merged later, it removes Brave's mark, still the one
+    # read, but not Exa's, which another process replaced before the merge.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    now = time.time()
+    read = {
+        provider: ProviderMark(kind="exhausted", until=now + 3600, reason="spent", set_at=now)
+        for provider in ("brave", "exa")
+    }
+    for provider, mark in read.items():
+        await store.set_mark(provider, mark)
+    with held_by_another_process(path) as lock:
+        clearing = [
+            asyncio.create_task(store.clear_mark_if_unchanged(provider, mark, now))
+            for provider, mark in read.items()
+        ]
+        await asyncio.sleep(0.5)  # queued on the store's thread, behind the lock
+        await store.aclose()
+        lock.release()
+        assert [await task for task in clearing] == [None, None]  # journaled: it stands
+    assert len(list(tmp_path.glob("state.sqlite3.owed-*.json"))) == 1
+    with sqlite3.connect(path) as other:  # another process marks Exa again
+        other.execute(
+            "UPDATE marks SET reason = 'spent again', set_at = ? WHERE provider = 'exa'",
+            (now + 1,),
+        )
+    await (await _open(path)).aclose()  # the next process merges the journal
+    with sqlite3.connect(path) as observer:
+        marks = observer.execute("SELECT provider, reason FROM marks").fetchall()
+    assert marks == [("exa", "spent again")]
+
+
 async def test_a_write_the_close_took_and_could_not_journal_is_said_to_be_lost(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

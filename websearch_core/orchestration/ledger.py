@@ -475,18 +475,22 @@ class Ledger:
 
         A search that failed while this one was in flight (a spent balance again, a rate
         limit) set a mark this success knows nothing of: clearing it would send the next
-        searches to a provider that has just refused. The store has no compare-and-clear
-        step, so the read and the clear are two steps; a mark set between them is lost,
-        as every mark was before.
+        searches to a provider that has just refused. One that fails between this read and
+        the clear does too, so the clear is the store's compare-and-clear: it removes only
+        the mark read here, never one set since.
         """
-        mark = await self.store.get_mark(provider_id, self.clock())
+        now = self.clock()
+        mark = await self.store.get_mark(provider_id, now)
         if mark is None:
             return
         if mark.set_at > began:
             logger.info("web search provider %s answered; a newer mark stays", provider_id)
             return
-        await self.store.clear_mark(provider_id)
-        logger.info("web search provider %s has credits again; mark cleared", provider_id)
+        await self.store.clear_mark_if_unchanged(provider_id, mark, now)
+        logger.info(
+            "web search provider %s has credits again; its mark cleared unless replaced since",
+            provider_id,
+        )
 
     async def record_failure(
         self, provider_id: str, error: BaseException, *, scope: str | None = None

@@ -18,6 +18,7 @@ __all__ = [
     "CLEAR_ALL_LUA",
     "CLEAR_ALL_ROUNDS",
     "CLEAR_LUA",
+    "CLEAR_UNCHANGED_MARK_LUA",
     "FORGOTTEN",
     "INCREMENT_LUA",
     "INDEX_KEY",
@@ -223,6 +224,17 @@ return 0
 MOVE_MARK_LUA: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+return 0
+"""
+
+# KEYS: a mark, the index of marked providers. ARGV: the mark as read, the provider id.
+# Removes the mark only if it is still the one read (a compare-and-clear): a mark another
+# process set since is kept.
+CLEAR_UNCHANGED_MARK_LUA: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('SREM', KEYS[2], ARGV[2])
 end
 return 0
 """

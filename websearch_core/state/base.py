@@ -343,6 +343,19 @@ class StateStore(AsyncClosing, abc.ABC):
     async def clear_mark(self, provider: str) -> None:
         """Remove the provider's mark (a no-op when there is none)."""
 
+    async def clear_mark_if_unchanged(self, provider: str, mark: ProviderMark, now: float) -> None:
+        """Remove the provider's mark only if the store still holds ``mark`` (compare-and-clear).
+
+        Why: a re-check's success clears the spent balance's mark it has just read back;
+        a search that failed meanwhile may have set a newer mark, which must stay. The
+        built-in backends compare and remove in one step (memory: one lock; SQLite: one
+        ``DELETE`` matching every column; Redis: one script matching the stored bytes).
+        This default, for other stores, reads the mark active at ``now`` and clears it:
+        two steps, so a mark set between them is lost there.
+        """
+        if await self.get_mark(provider, now) == mark:
+            await self.clear_mark(provider)
+
     @abc.abstractmethod
     async def all_marks(self, now: float) -> dict[str, ProviderMark]:
         """Every mark still active at ``now``, by provider id (for ``websearch providers``)."""
@@ -746,6 +759,14 @@ class MemoryStore(StateStore):
         with self._lock:
             self._check_open()
             self._marks.pop(provider, None)
+
+    async def clear_mark_if_unchanged(self, provider: str, mark: ProviderMark, now: float) -> None:
+        """See :meth:`StateStore.clear_mark_if_unchanged`: compared and removed under the lock."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            if self._marks.get(provider) == mark:
+                del self._marks[provider]
 
     async def all_marks(self, now: float) -> dict[str, ProviderMark]:
         """See :meth:`StateStore.all_marks`."""

@@ -145,6 +145,10 @@ class FailSafeStore(StateStore):
         """See :meth:`StateStore.clear_mark`."""
         await self._safe(lambda: self.inner.clear_mark(provider), None)
 
+    async def clear_mark_if_unchanged(self, provider: str, mark: ProviderMark, now: float) -> None:
+        """See :meth:`StateStore.clear_mark_if_unchanged`."""
+        await self._safe(lambda: self.inner.clear_mark_if_unchanged(provider, mark, now), None)
+
     async def all_marks(self, now: float) -> dict[str, ProviderMark]:
         """See :meth:`StateStore.all_marks`."""
         return await self._safe(lambda: self.inner.all_marks(now), {})

@@ -75,6 +75,7 @@ from ._redis_scripts import (
     CLEAR_ALL_LUA,
     CLEAR_ALL_ROUNDS,
     CLEAR_LUA,
+    CLEAR_UNCHANGED_MARK_LUA,
     FORGOTTEN,
     INCREMENT_LUA,
     MARKED,
@@ -216,6 +217,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         self._rate_script = client.register_script(RATE_LUA)
         self._rate_wait_script = client.register_script(RATE_WAIT_LUA)
         self._move_mark_script = client.register_script(MOVE_MARK_LUA)
+        self._clear_unchanged_script = client.register_script(CLEAR_UNCHANGED_MARK_LUA)
         self._clear_script = client.register_script(CLEAR_LUA)
         self._clear_all_script = client.register_script(CLEAR_ALL_LUA)
         self._increment_script = client.register_script(INCREMENT_LUA)
@@ -333,6 +335,25 @@ class RedisStore(ThreadedStore[redis.Redis]):
                 pipe.delete(key)
                 pipe.srem(index, provider)
                 pipe.execute()
+
+        await self._run(write)
+
+    async def clear_mark_if_unchanged(self, provider: str, mark: ProviderMark, now: float) -> None:
+        """See :meth:`StateStore.clear_mark_if_unchanged`: read, then one script.
+
+        The stored bytes are read and decoded to compare with ``mark`` (an earlier
+        release's encoding of the same mark still matches); the script then removes the
+        mark only if those very bytes are still stored.
+        """
+        key = self._key("mark", check_provider(provider))
+        index = self._key("marks")
+
+        def write(client: redis.Redis) -> None:
+            raw = _as_bytes(client.get(key))
+            if raw is None or _decode_mark(raw) != mark:
+                return
+            args: list[bytes | str] = [raw, provider]
+            self._clear_unchanged_script(keys=[key, index], args=args, client=client)
 
         await self._run(write)
 

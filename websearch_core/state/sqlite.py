@@ -261,6 +261,12 @@ _MOVE_MARK: Final = (
 )
 """Save a mark moved after a clock step (:meth:`ProviderMark.as_of`), unless it was replaced."""
 
+_CLEAR_UNCHANGED: Final = (
+    "DELETE FROM marks WHERE provider = ?1 AND kind = ?2 AND until = ?3 AND reason = ?4 "
+    "AND failures = ?5 AND set_at = ?6 AND scope = ?7"
+)
+"""Remove a provider's mark only if every column is still the one read (compare-and-clear)."""
+
 _RECORD_FAILURE: Final = """
 INSERT INTO failures (provider, count, expires_at) VALUES (?1, 1, ?2 + ?3)
 ON CONFLICT (provider) DO UPDATE SET
@@ -280,6 +286,7 @@ _REPLAY: Final = {
         "WHERE excluded.set_at >= marks.set_at"
     ),
     "clear": "DELETE FROM marks WHERE provider = ? AND set_at <= ?",
+    "clear-unchanged": _CLEAR_UNCHANGED,
     "failure": _RECORD_FAILURE,
     "forgive": "DELETE FROM failures WHERE provider = ?1 AND expires_at <= ?2 + ?3",
     "slot": (
@@ -296,10 +303,11 @@ _REPLAY: Final = {
 """How each write a journal holds (:data:`._journal.OwedWrite`) is replayed, by its kind.
 
 A journal is merged late, after other processes may have written: a mark replayed does
-not replace one set after it, and a clear does not delete one set after the clear; a
-failure counts at the time it happened (its window may have ended since), and a failure
-count forgiven (``?2``: when, ``?3``: :data:`FAILURE_WINDOW`) is kept when its last
-failure came after the forgiveness (its window ends later). A rate slot booked (``?2``:
+not replace one set after it, a clear does not delete one set after the clear, and a
+compare-and-clear (``"clear-unchanged"``) deletes only the very mark it read; a failure
+counts at the time it happened (its window may have ended since), and a failure count
+forgiven (``?2``: when, ``?3``: :data:`FAILURE_WINDOW`) is kept when its last failure came
+after the forgiveness (its window ends later). A rate slot booked (``?2``:
 one interval after it was asked for, ``?3``: then) only ever pushes the next free slot
 later: one merged after its interval ended changes nothing. A note is journaled as a
 ``"dated-note"``, with when it was made (``?5``, read by the reset filter, :data:`_AT_PARAM`);
@@ -976,6 +984,28 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         await self._run_owed_write(
             lambda conn: conn.execute("DELETE FROM marks WHERE provider = ?", (provider,)),
             owed=("clear", (provider, time.time())),
+        )
+
+    async def clear_mark_if_unchanged(self, provider: str, mark: ProviderMark, now: float) -> None:
+        """See :meth:`StateStore.clear_mark_if_unchanged`: one ``DELETE`` matching every column.
+
+        Journaled as ``"clear-unchanged"`` if a close takes it: merged later, it still
+        removes only that mark. An earlier release skips the kind it does not know, and the
+        mark then stays until the next re-check, which is the cautious side.
+        """
+        check_provider(provider)
+        row = (
+            provider,
+            mark.kind,
+            mark.until,
+            mark.reason,
+            mark.failures,
+            mark.set_at,
+            mark.scope,
+        )
+        await self._run_owed_write(
+            lambda conn: conn.execute(_CLEAR_UNCHANGED, row),
+            owed=("clear-unchanged", row),
         )
 
     async def all_marks(self, now: float) -> dict[str, ProviderMark]:
