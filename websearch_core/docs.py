@@ -106,13 +106,14 @@ def provider_table(order: Sequence[str] = SEARCH_PROVIDER_ORDER) -> str:
 
 
 def _prepaid_answers(errors: ErrorMap) -> list[str]:
-    """The answers ``errors`` reads as a spent prepaid balance: statuses, then body codes."""
+    """The answers ``errors`` reads as a spent prepaid balance: statuses, body codes, words."""
     answers = [f"HTTP {status}" for status in sorted(errors.prepaid)]
     codes = sorted(
         f"`{code}`" for code, kind in errors.codes.items() if issubclass(kind, CreditsSpentError)
     )
     if codes:
         answers.append(f"body code{'s' if len(codes) > 1 else ''} {', '.join(codes)}")
+    answers.extend(f'a body saying "{phrase}"' for phrase in errors.prepaid_phrases)
     return answers
 
 

@@ -202,6 +202,13 @@ class ErrorMap:
     while instead of holding the provider out until next month. The text stays what the
     map or the shared classifier made of it. A status whose body does not tell a prepaid
     balance from a monthly plan (Firecrawl's and Brave's 402) is not listed."""
+    prepaid_phrases: tuple[str, ...] = ()
+    """Words of an error body (below 500) that name a spent prepaid balance or a paid plan's
+    spent cycle where the API gives it no code of its own, as its documentation words them
+    (matched in any letter case): raised as :class:`~websearch_core.errors.CreditsSpentError`
+    with the map's text, and re-checked like :attr:`prepaid`. Kimi Code's 403 "usage limit
+    for this billing cycle" shares its status and error type with a key refused; only the
+    sentence tells the two apart."""
     response_error: Callable[[HttpResponse], SearchProviderError | None] | None = None
     """The error a non-2xx response means when more than its status and body head tell it
     (a header, the response URL), read before everything above; ``None`` from it leaves

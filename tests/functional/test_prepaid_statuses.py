@@ -2,7 +2,8 @@
 
 The loopback simulators answer with the status and body each service documents for a
 balance or spend limit its owner tops up (Anthropic's 402, Exa's 402, Tavily's 433,
-Jina's 402, Gemini's 402 to a key, Kagi's error 101, OpenAI's billing codes for Codex);
+Jina's 402, Gemini's 402 to a key, Kagi's error 101, OpenAI's billing codes for Codex,
+Kimi Code's 403 for a spent billing cycle);
 the provider's mark must carry the re-check note, so it is asked again after
 :data:`~websearch_core.orchestration.credit_probe.CREDIT_RECHECK_SECONDS` rather than next
 month. Tavily's 432 (the plan's monthly credits) and OpenAI's assigned usage limit are the
@@ -104,6 +105,33 @@ def _openai_error(code: str | None) -> str:
     return json.dumps({"error": error})
 
 
+def _kimi_error(message: str, kind: str) -> str:
+    """Kimi Code's error envelope, ``{"error": {"message", "type"}}``."""
+    return json.dumps({"error": {"message": message, "type": kind}})
+
+
+KIMI_CYCLE: Final = _kimi_error(
+    "You've reached your usage limit for this billing cycle. "
+    "Your quota will be refreshed in the next cycle.",
+    "access_terminated_error",
+)
+"""Kimi Code's spent billing cycle, 403 (keyword and status in
+https://www.kimi.com/code/docs/en/kimi-code/error-reference.html); this whole body as
+public clients of api.kimi.com/coding record it (an agent's rehearsal fixture, a quota
+probe's test), the second sentence as a Kimi router logged it live in 2026-08."""
+
+KIMI_CYCLE_SHORT: Final = _kimi_error(
+    "You've reached your usage limit for this billing cycle.", "permission_error"
+)
+"""The same refusal in its first sentence only, with ``permission_error`` (as an incident
+report of a Kimi Code agent quotes it, 2026-03-16): no "quota" word for the shared
+classifier, which read it as a refused key."""
+
+KIMI_CODING_AGENTS: Final = _kimi_error(
+    "Kimi For Coding is currently only available for Coding Agents", "access_terminated_error"
+)
+"""Kimi Code's other documented 403 (same page): the key may not be used this way."""
+
 PREPAID: Final = [
     ("anthropic", 402, BILLING),
     ("exa", 402, EXA_CREDITS),
@@ -115,6 +143,8 @@ PREPAID: Final = [
     ("codex", 429, _openai_error("credit_balance_exhausted")),
     ("codex", 429, _openai_error("organization_spend_limit_exceeded")),
     ("codex", 429, _openai_error("project_spend_limit_exceeded")),
+    ("kimi", 403, KIMI_CYCLE),
+    ("kimi", 403, KIMI_CYCLE_SHORT),
 ]
 
 
@@ -207,3 +237,23 @@ async def test_guard_kagi_bad_key_stays_an_authorization_failure() -> None:
     """Guard (passes before and after): Kagi's error 2 is no balance."""
     error = await _alone("kagi", 401, _kagi_error(2, "Unauthorized"))
     assert type(error) is AuthorizationError
+
+
+async def _mark_after_refusal(provider: str, status: int, body: str) -> str | None:
+    """The kind of mark the provider carries after it answered ``status`` and ``body``."""
+    fallback = _fallback(provider)
+    async with Simulator([provider, fallback]) as sim:
+        sim[provider].always(Fault.http(status, body))
+        settings = sim.settings(providers=(provider, fallback), cache=False)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            answer = await ws.run("python asyncio")
+            assert answer.response.provider == fallback
+            mark = await (await ws.state()).get_mark(provider, time.time())
+            return None if mark is None else mark.kind
+
+
+async def test_guard_kimi_key_refused_for_this_use_stays_an_authorization_failure() -> None:
+    """Guard (passes before and after): a 403 that names no billing cycle is no balance."""
+    error = await _alone("kimi", 403, KIMI_CODING_AGENTS)
+    assert type(error) is AuthorizationError
+    assert await _mark_after_refusal("kimi", 403, KIMI_CODING_AGENTS) == "unauthorized"

@@ -13,6 +13,7 @@ from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
     ConfigurationError,
+    CreditsSpentError,
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     QuotaExhaustedError,
@@ -327,6 +328,37 @@ def test_401_is_an_authorization_error() -> None:
     with pytest.raises(AuthorizationError) as caught:
         KimiProvider().check(_status(401, body))
     assert (caught.value.status, caught.value.message) == (401, "kimi: 401 unauthorized")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"error":{"message":"You\'ve reached your usage limit for this billing cycle. '
+        'Your quota will be refreshed in the next cycle.","type":"access_terminated_error"}}',
+        '{"error":{"message":"You\'ve reached your usage limit for this billing cycle.",'
+        '"type":"permission_error"}}',
+    ],
+    ids=["with-quota-sentence", "first-sentence"],
+)
+def test_403_for_a_spent_billing_cycle_is_credits_spent(body: str) -> None:
+    """Kimi Code's documented 403 keyword for a spent cycle (its error reference): the
+    subscription's cycle ends on its own date, so the mark is re-checked, not kept a month.
+    The spec's display text for a 403 stays the authorization one (format_error)."""
+    with pytest.raises(CreditsSpentError) as caught:
+        KimiProvider().check(_status(403, body))
+    assert caught.value.status == 403
+    assert caught.value.message == f"Kimi search API error (403): {body}"
+
+
+def test_guard_403_naming_no_billing_cycle_stays_an_authorization_error() -> None:
+    """Guard (passes before and after): the other documented 403 is a key refused."""
+    body = (
+        '{"error":{"message":"Kimi For Coding is currently only available for Coding Agents",'
+        '"type":"access_terminated_error"}}'
+    )
+    with pytest.raises(AuthorizationError) as caught:
+        KimiProvider().check(_status(403, body))
+    assert caught.value.message == "kimi: 403 forbidden"
 
 
 def test_quota_text_in_a_429_body_is_quota() -> None:

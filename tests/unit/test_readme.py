@@ -260,6 +260,7 @@ def test_the_prepaid_list_names_what_the_error_maps_re_check() -> None:
     lines = prepaid_list().splitlines()
     assert "  - `tavily`: HTTP 433" in lines  # the pay-as-you-go limit, not 432's plan
     assert "  - `zai`: body code `1113`" in lines
+    assert '  - `kimi`: a body saying "usage limit for this billing cycle"' in lines
     assert not [line for line in lines if "`brave`" in line or "`firecrawl`" in line]
     readme = README.read_text(encoding="utf-8")
     assert f"{PREPAID_START}\n{prepaid_list()}\n{PREPAID_END}" in readme

@@ -40,8 +40,9 @@ def error_for(
     """The typed error a non-2xx response reads as through ``errors``; ``None`` for a 2xx.
 
     Order: the map's :attr:`ErrorMap.response_error` (an error only the whole response
-    tells), else a status or error code the map names, else the shared classifier (401,
-    spent credits, 402, 403, 429 with its hints, 5xx); a spent quota at a status of
+    tells), else a status, error code or spent-balance phrase the map names, else the
+    shared classifier (401, spent credits, 402, 403, 429 with its hints, 5xx); a spent
+    quota at a status of
     :attr:`ErrorMap.prepaid` is a spent prepaid balance; then the map's
     :attr:`ErrorMap.hint` fills a wait the classifier could not see.
     """
@@ -71,9 +72,19 @@ def _by_status(
     if error_class is None and errors.code is not None:
         code = errors.code(head)
         error_class = errors.codes.get(code) if code is not None else None
+    if error_class is None and status < 500 and _names_spent_balance(errors, head):
+        error_class = CreditsSpentError
     if error_class is not None:
         return error_class(info.id, message, status)
     return _classified(info.id, response, message)
+
+
+def _names_spent_balance(errors: ErrorMap, head: str) -> bool:
+    """Whether the error body's head holds one of :attr:`ErrorMap.prepaid_phrases`."""
+    if not errors.prepaid_phrases:
+        return False
+    lowered = head.lower()
+    return any(phrase.lower() in lowered for phrase in errors.prepaid_phrases)
 
 
 def _as_prepaid(error: SearchProviderError) -> SearchProviderError:

@@ -21,7 +21,9 @@
   A body without a ``search_results`` list is a
   :class:`~websearch_core.errors.ResponseParseError`, never an empty success.
 * **Errors:** ``Kimi search API error (<status>): <body>`` after the shared classifier (so a
-  401 reads ``Kimi authorization failed (401) ...``).
+  401 reads ``Kimi authorization failed (401) ...``). A 403 saying the subscription's
+  "usage limit for this billing cycle" is reached is a spent balance (:data:`CYCLE_SPENT`),
+  re-checked; its display text stays the spec's ``Kimi authorization failed (403) ...``.
 
 Captures: there is no real capture of this API. ``fixtures/kimi/*.json`` are responses of a
 *different* Moonshot API, ``/v1/chat/completions`` with the builtin ``$web_search`` tool
@@ -57,6 +59,7 @@ from ._kimi_request import (
 from .base import KEY_IN_AUTHORIZATION, ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
+    "CYCLE_SPENT",
     "INFO",
     "KIMI_ENDPOINT",
     "MISSING_KEY_MESSAGE",
@@ -73,6 +76,14 @@ MISSING_KEY_MESSAGE: Final = (
     "Console key, or run `websearch auth set kimi`. A Moonshot Open Platform key "
     "(MOONSHOT_API_KEY) is not accepted here."
 )
+
+CYCLE_SPENT: Final = "usage limit for this billing cycle"
+"""Kimi Code's 403 when the subscription's cycle is used up: "You've reached your usage limit
+for this billing cycle" (https://www.kimi.com/code/docs/en/kimi-code/error-reference.html,
+Permission Errors), observed with ``permission_error`` or ``access_terminated_error``, the
+types of a key refused too, so the words decide. Read as a spent balance, re-checked every
+few hours: the cycle ends on the subscription's own date, which no answer names, so neither
+an authorization cooldown (five minutes, then refused again) nor next month fits."""
 
 _FILTERS: Final = FilterSupport.query_only()
 """No filter parameter: its query carries the operators, its results are still checked."""
@@ -99,7 +110,7 @@ class KimiProvider(ProtocolProvider):
 
     info = INFO
     credential_kinds = KEY_IN_AUTHORIZATION
-    errors = ErrorMap(prefix="Kimi search API error")
+    errors = ErrorMap(prefix="Kimi search API error", prepaid_phrases=(CYCLE_SPENT,))
 
     def require_api_key(self, context: ProviderContext) -> str:
         """The key, or the Kimi-specific ``credentials not found`` error."""
