@@ -143,7 +143,7 @@ def _newer_mark_after_the_next_read(
     read = store.get_mark
 
     async def read_then_remark(provider: str, now: float) -> ProviderMark | None:
-        monkeypatch.undo()  # only the first read
+        monkeypatch.setattr(store, "get_mark", read)  # only the first read
         held = await read(provider, now)
         clock.now += 1
         await Ledger(store, clock=clock).record_failure(PROVIDER, _spent())

@@ -167,6 +167,39 @@ async def test_clear_mark_if_unchanged_removes_only_the_mark_read(store: StateSt
     assert await store.all_marks(now) == {}
 
 
+async def test_redis_compare_and_clear_keeps_a_mark_set_after_the_stores_own_read(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis reads the mark, then its script clears: another process's mark set in between
+    stays, because the script compares the very bytes read (a hook on the client's GET)."""
+    need_redis_package()
+    import redis
+
+    from websearch_core.state.redis import RedisStore
+
+    prefix = f"wstest-{uuid.uuid4().hex[:12]}:"
+    client = redis.Redis.from_url(redis_url)
+    now = time.time()
+    read = ProviderMark("exhausted", now + 60, "spent", set_at=now)
+    newer = ProviderMark("exhausted", now + 61, "spent again", set_at=now + 1)
+    loop = asyncio.get_running_loop()
+    other = RedisStore.from_url(redis_url, prefix=prefix)  # another process's
+    async with RedisStore(client, prefix=prefix) as store:
+        await store.set_mark("brave", read)
+        fetch = client.get
+
+        def get_then_remark(name: Any) -> Any:
+            monkeypatch.setattr(client, "get", fetch)  # only the first read
+            held = fetch(name)
+            asyncio.run_coroutine_threadsafe(other.set_mark("brave", newer), loop).result()
+            return held
+
+        monkeypatch.setattr(client, "get", get_then_remark)
+        await store.clear_mark_if_unchanged("brave", read, now)
+        assert await store.get_mark("brave", now) == newer
+    await other.aclose()
+
+
 async def test_all_marks_lists_only_active_marks(store: StateStore) -> None:
     now = time.time()
     brave = mark("unauthorized", until=now + 600)
