@@ -116,16 +116,17 @@ KIMI_CYCLE: Final = _kimi_error(
     "access_terminated_error",
 )
 """Kimi Code's spent billing cycle, 403 (keyword and status in
-https://www.kimi.com/code/docs/en/kimi-code/error-reference.html); this whole body as
-public clients of api.kimi.com/coding record it (an agent's rehearsal fixture, a quota
-probe's test), the second sentence as a Kimi router logged it live in 2026-08."""
+https://www.kimi.com/code/docs/en/kimi-code/error-reference.html); this whole body as a
+quota probe's test of api.kimi.com/coding records it, the same sentences with
+``permission_error`` as a Kimi router logged them live in 2026-08."""
 
 KIMI_CYCLE_SHORT: Final = _kimi_error(
     "You've reached your usage limit for this billing cycle.", "permission_error"
 )
 """The same refusal in its first sentence only, with ``permission_error`` (as an incident
-report of a Kimi Code agent quotes it, 2026-03-16): no "quota" word for the shared
-classifier, which read it as a refused key."""
+report of a Kimi Code agent quotes it, 2026-03-16; an agent's fixture has it with
+``access_terminated_error``): no "quota" word for the shared classifier, which read it as a
+refused key."""
 
 KIMI_CODING_AGENTS: Final = _kimi_error(
     "Kimi For Coding is currently only available for Coding Agents", "access_terminated_error"
