@@ -15,6 +15,14 @@ exactly as it did with ``json.loads`` alone, and only valid bodies take the fast
 one exception: a body nested too deeply for ``json.loads`` (which recurses per level) used to
 raise ``RecursionError``, past every caller's ``except ValueError``; it is now a ``ValueError``,
 so the provider reports invalid JSON and the chain moves on.
+
+A response body is read by :func:`response_json`, which differs in one way only: bytes that are
+not valid in the body's encoding (a Latin-1 or windows-1252 body labelled UTF-8) become
+U+FFFD instead of failing the whole answer. The reference reads every body with the
+browser's fetch (``response.json()`` and ``response.text()`` decode UTF-8 with replacement
+characters, whatever the label), so it answers where a strict decoder gave the model
+"invalid JSON" and lost the provider's answer. Files and tokens stay strict
+(:func:`json_loads`): a sign-in file in the wrong encoding is refused, not half read.
 """
 
 import json
@@ -22,7 +30,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
-__all__ = ["TOO_DEEP", "json_loads"]
+__all__ = ["TOO_DEEP", "json_loads", "response_json"]
 
 TOO_DEEP = "JSON nested too deeply to decode"
 
@@ -57,3 +65,30 @@ def json_loads(data: bytes | str) -> Any:
         # Python's decoder recurses once per level: a body nested some thousand levels deep
         # would escape every ``except ValueError`` and end the search instead of failing over.
         raise ValueError(TOO_DEEP) from None
+
+
+def response_json(body: bytes) -> Any:
+    r"""A response body's JSON value, bytes undecodable in its encoding read as U+FFFD.
+
+    Valid bodies take :func:`json_loads` (jiter's fast path) unchanged; only when strict
+    decoding fails is the text decoded again with replacement characters, in the encoding
+    ``json.loads`` detected (UTF-8, its byte-order mark dropped, or UTF-16/32), and parsed.
+    Every provider reads its bodies here, so a mislabelled charset damages the few letters
+    it holds, never the answer.
+
+    Args:
+        body: The bytes of a response body.
+
+    Raises:
+        ValueError: The text, once decoded, is not JSON (``json.JSONDecodeError``), or
+            :data:`TOO_DEEP`.
+
+    Example:
+        >>> response_json('{"t": "20\u00b0C"}'.encode("latin-1")) == {"t": "20\ufffdC"}
+        True
+    """
+    try:
+        return json_loads(body)
+    except UnicodeDecodeError:
+        pass
+    return json_loads(body.decode(json.detect_encoding(body), errors="replace"))

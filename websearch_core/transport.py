@@ -54,7 +54,7 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
-from .json_decode import json_loads
+from .json_decode import response_json
 from .lookup_waits import note_request
 from .loopback import is_loopback
 from .redaction import masked_password, redact, redactor_for
@@ -176,7 +176,7 @@ class HttpResponse:
     def json(self, provider: str, label: str) -> Any:
         """The body parsed as JSON, or :class:`ResponseParseError` naming the provider."""
         try:
-            return json_loads(self.body)
+            return response_json(self.body)
         except ValueError:
             raise ResponseParseError(provider, f"{label} API returned invalid JSON", 502) from None
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import SHARED_FIXTURES, read_capture
-from websearch_core.json_decode import TOO_DEEP, json_loads
+from websearch_core.json_decode import TOO_DEEP, json_loads, response_json
 
 
 def _json_captures() -> list[str]:
@@ -35,6 +35,7 @@ def test_every_real_json_capture_decodes_as_json_loads_does(relative: str) -> No
         return
     assert repr(json_loads(body)) == expected
     assert repr(json_loads(body.decode("utf-8"))) == expected
+    assert repr(response_json(body)) == expected  # a valid body reads as it always did
 
 
 _SCALARS = (
@@ -114,3 +115,41 @@ def test_a_value_that_is_not_text_raises_json_loads_own_type_error(value: object
     with pytest.raises(TypeError) as raised:
         json_loads(value)  # type: ignore[arg-type]
     assert str(raised.value) == str(expected.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            '{"t": "20\u00b0C", "c": "S\u00e3o Paulo"}'.encode("latin-1"),
+            {"t": "20\ufffdC", "c": "S\ufffdo Paulo"},
+        ),
+        ('["\u2013 \u201cquoted\u201d"]'.encode("windows-1252"), ["\ufffd \ufffdquoted\ufffd"]),
+        (b'\xef\xbb\xbf{"a": "caf\xe9"}', {"a": "caf\ufffd"}),  # the mark dropped, as UTF-8 has it
+        (b'{"a": "\xe2\x82 cut"}', {"a": "\ufffd cut"}),  # one mark for a cut-off sequence
+        (b'{"\xe9t\xe9": 1}', {"\ufffdt\ufffd": 1}),  # keys too
+    ],
+)
+def test_a_response_in_a_single_byte_charset_reads_with_replacement_characters(
+    body: bytes, expected: object
+) -> None:
+    # What a browser's fetch gives for the same bytes: UTF-8, U+FFFD where they are not.
+    with pytest.raises(UnicodeDecodeError):
+        json_loads(body)  # a file or token stays strict
+    assert response_json(body) == expected
+
+
+@pytest.mark.parametrize("body", [b"<html>caf\xe9</html>", b'{"a": "\xe9"', b"\xff"])
+def test_a_response_not_json_once_decoded_is_refused_as_invalid_json(body: bytes) -> None:
+    # Not a UnicodeDecodeError about a byte: the message says where the JSON breaks.
+    with pytest.raises(json.JSONDecodeError):
+        response_json(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'"\\ud800"', '{"a": "\u00e9"}'.encode("utf-16"), b"[" * 300 + b"1" + b"]" * 300],
+)
+def test_guard_a_valid_response_jiter_refuses_reads_as_json_loads_does(body: bytes) -> None:
+    # A guard: these never fail strict decoding, so they read as before the lenient path.
+    assert repr(response_json(body)) == repr(json.loads(body))

@@ -38,7 +38,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError
-from ..json_decode import json_loads
+from ..json_decode import response_json
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..transport import HttpResponse, SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
@@ -218,7 +218,7 @@ def turn_so_far(responses: Iterable[HttpResponse | SseResponse]) -> list[Mapping
         if not 200 <= response.status < 300:
             break
         try:
-            data = json_loads(response.body)
+            data = response_json(response.body)
         except ValueError:
             break
         if not isinstance(data, Mapping) or not isinstance(data.get("content"), list):

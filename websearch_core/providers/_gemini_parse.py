@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EmptyResponseError, ProviderUnavailableError, ResponseParseError
-from ..json_decode import json_loads
+from ..json_decode import json_loads, response_json
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ._common import collapse_whitespace, first_items, is_http_url
@@ -234,7 +234,7 @@ def body_chunks(body: bytes) -> list[Mapping[str, Any]]:
         ResponseParseError: The body is not that.
     """
     try:
-        data = json_loads(body)
+        data = response_json(body)
     except ValueError:
         raise ResponseParseError(PROVIDER_ID, "Gemini API returned invalid JSON", 502) from None
     items = data if isinstance(data, list) else [data]

@@ -43,7 +43,7 @@ from ..errors import (
     ResponseParseError,
     SignInRefusedError,
 )
-from ..json_decode import json_loads
+from ..json_decode import response_json
 from ..provider_ids import GOOGLE_OAUTH_ROUTE
 from ..provider_types import ProviderInfo
 from ..transport import HttpRequest, HttpResponse, Transport
@@ -118,7 +118,7 @@ def refresh_request(client: GoogleOAuthClient, refresh_token: str) -> HttpReques
 def _object(response: HttpResponse) -> dict[str, Any]:
     """The body as a JSON object; empty when it is not one."""
     try:
-        data = json_loads(response.body)
+        data = response_json(response.body)
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}

@@ -27,7 +27,7 @@ from ..errors import (
     ResponseParseError,
     SearchProviderError,
 )
-from ..json_decode import json_loads
+from ..json_decode import response_json
 from ..transport import ERROR_BODY_LIMIT, HttpResponse, raise_for_status
 from ._common import collapse_whitespace
 from ._lowered import found_lowered
@@ -124,7 +124,7 @@ def decode_json(response: HttpResponse) -> Any:
         ResponseParseError: Any other body that is not JSON (HTML or otherwise).
     """
     try:
-        return json_loads(response.body)
+        return response_json(response.body)
     except ValueError:
         pass
     text = response.text()

@@ -78,7 +78,7 @@ from typing import Final
 
 from ..errors import CreditsSpentError, ResponseParseError
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..json_decode import json_loads
+from ..json_decode import response_json
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
@@ -167,7 +167,7 @@ class KagiProvider(ProtocolProvider):
             ResponseParseError: The body is not a Kagi response.
         """
         try:
-            envelope = json_loads(response.body)
+            envelope = response_json(response.body)
         except ValueError:
             raise ResponseParseError(self.info.id, f"{INVALID}: invalid JSON", 502) from None
         message, code = body_error(envelope)

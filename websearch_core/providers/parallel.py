@@ -81,7 +81,7 @@ from typing import Final
 
 from ..clauses import join_clauses
 from ..errors import ResponseParseError
-from ..json_decode import json_loads
+from ..json_decode import response_json
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
@@ -155,7 +155,7 @@ class ParallelProvider(ProtocolProvider):
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources, search id and warnings of a 2xx body."""
         try:
-            data = json_loads(response.body)
+            data = response_json(response.body)
         except ValueError as exc:
             raise ResponseParseError(
                 self.info.id, f"Parallel search returned invalid JSON: {exc}", 502

@@ -82,7 +82,7 @@ at most five domains, ``allowed_domains`` "cannot be set together with"
 from typing import Final
 
 from ..errors import AuthorizationError, CreditsSpentError, ResponseParseError
-from ..json_decode import json_loads
+from ..json_decode import response_json
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import bearer_json_headers
@@ -180,7 +180,7 @@ class XaiProvider(ProtocolProvider):
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The answer, sources and citations of a 2xx Responses object."""
         try:
-            data = json_loads(response.body)
+            data = response_json(response.body)
         except ValueError as exc:
             detail = str(exc).split(":")[0]
             raise ResponseParseError(
