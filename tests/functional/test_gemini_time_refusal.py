@@ -138,3 +138,60 @@ async def test_guard_a_400_naming_the_field_unsent_stands(sim: Simulator) -> Non
             await ws.search(QUERY, provider="gemini")
 
     assert len(sim["gemini"].requests) == 1
+
+
+BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest"
+
+
+def _violation_error(field: str, *, as_array: bool) -> str:
+    """Google's 400 saying only "invalid argument", the field named in its details.
+
+    The shape of Google's error model (``google.rpc.BadRequest`` with ``fieldViolations``
+    of ``field`` and ``description``), as Gemini's 400s carry it; a stream's error arrives
+    as a one-element array.
+    """
+    error = {
+        "error": {
+            "code": 400,
+            "message": "Request contains an invalid argument.",
+            "status": "INVALID_ARGUMENT",
+            "details": [
+                {
+                    "@type": BAD_REQUEST,
+                    "fieldViolations": [{"field": field, "description": "Invalid value."}],
+                }
+            ],
+        }
+    }
+    return json.dumps([error] if as_array else error)
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+async def test_a_refusal_naming_the_field_only_in_its_details_is_resent(
+    sim: Simulator, as_array: bool
+) -> None:
+    # The message says nothing of its cause; the field violation names the time filter.
+    # That is the refusal the resend exists for, not a guess about a bare 400.
+    field = "tools[0].google_search.time_range_filter"
+    sim["gemini"].enqueue(Fault.http(400, _violation_error(field, as_array=as_array)))
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini", recency="week")
+
+    assert len(sim["gemini"].requests) == 2
+    assert _tools(sim, 1) == [{"google_search": {}}]
+    assert response.answer is not None and response.sources
+    (note,) = response.notes
+    assert "timeRangeFilter" in note
+
+
+async def test_guard_a_bare_400_whose_details_name_another_field_stands(sim: Simulator) -> None:
+    """A guard (it passes before the change too): the details name something else."""
+    error = _violation_error("contents[0].parts[0].text", as_array=False)
+    sim["gemini"].enqueue(Fault.http(400, error))
+    async with sim_client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini", recency="week")
+
+    (failure,) = caught.value.failures
+    assert failure.status == 400
+    assert len(sim["gemini"].requests) == 1

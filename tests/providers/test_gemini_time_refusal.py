@@ -16,6 +16,16 @@ def _body(message: str) -> str:
     return json.dumps({"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}})
 
 
+def _violations(field: str, description: str, kind: str = "BadRequest") -> str:
+    """A 400 whose message is bare and whose ``details`` name a field, as Google's are."""
+    detail = {
+        "@type": f"type.googleapis.com/google.rpc.{kind}",
+        "fieldViolations": [{"field": field, "description": description}],
+    }
+    error = {"code": 400, "message": "Request contains an invalid argument.", "details": [detail]}
+    return json.dumps([{"error": error}])
+
+
 @pytest.mark.parametrize(
     ("status", "body", "named"),
     [
@@ -37,6 +47,11 @@ def _body(message: str) -> str:
         # Only the message is read: the name elsewhere in the body is no refusal of it.
         (400, '{"error": {"message": "bad"}, "timeRangeFilter": 1}', False),
         (400, "Unknown name timeRangeFilter", True),  # a body that is not JSON: its text
+        # Google's error model: a bare message, the field in a BadRequest's violations.
+        (400, _violations("tools[0].google_search.time_range_filter", "Invalid value."), True),
+        (400, _violations("tools[0]", "Unknown name \"timeRangeFilter\" at 'tools[0]'"), True),
+        (400, _violations("contents[0].parts", "Invalid value."), False),
+        (400, _violations("tools[0].google_search.time_range_filter", "x", kind="Help"), False),
     ],
 )
 def test_names_time_filter(status: int, body: str, named: bool) -> None:

@@ -30,6 +30,7 @@ __all__ = [
     "PREPAID_STATUSES",
     "auth_error_code",
     "error_text",
+    "field_violations",
     "is_invalid_auth",
     "retry_delay_hint",
 ]
@@ -69,6 +70,39 @@ def _error(body: str) -> Mapping[str, Any]:
 def error_text(body: str) -> str:
     """Google's ``error.message`` from an error body, else the body itself."""
     return _text(_error(body).get("message")) or body.strip()
+
+
+_BAD_REQUEST: Final = "type.googleapis.com/google.rpc.BadRequest"
+"""The ``@type`` of the detail listing a bad request's fields (googleapis
+``google/rpc/error_details.proto``, ``BadRequest.FieldViolation``)."""
+
+
+def field_violations(body: str) -> tuple[str, ...]:
+    """The ``field`` and ``description`` of each field violation an error body lists.
+
+    Google's error model puts what was wrong with which field in a ``google.rpc.BadRequest``
+    detail (``{"@type": ..., "fieldViolations": [{"field", "description"}]}``), which
+    Gemini's 400s carry beside their message; the message alone may say only "Request
+    contains an invalid argument.".
+
+    Example:
+        >>> field_violations('{"error": {"details": [{"@type": '
+        ...     '"type.googleapis.com/google.rpc.BadRequest", "fieldViolations": '
+        ...     '[{"field": "tools[0]", "description": "Cannot find field."}]}]}}')
+        ('tools[0]', 'Cannot find field.')
+    """
+    details = _error(body).get("details")
+    found: list[str] = []
+    for detail in details if isinstance(details, list) else []:
+        if _mapping(detail).get("@type") != _BAD_REQUEST:
+            continue
+        violations = _mapping(detail).get("fieldViolations")
+        for violation in violations if isinstance(violations, list) else []:
+            for key in ("field", "description"):
+                text = _text(_mapping(violation).get(key))
+                if text is not None:
+                    found.append(text)
+    return tuple(found)
 
 
 def is_invalid_auth(status: int, body: str) -> bool:

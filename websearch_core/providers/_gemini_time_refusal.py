@@ -5,8 +5,11 @@ With a key, a date or a recency goes to the Developer API as
 for the Gemini API, but not every model or route may take it: a third-party gateway's
 page says Gemini 3 models take at most 24 hours between ``startTime`` and ``endTime``, and
 a gateway set as the base URL may not know the field at all. Such a refusal is Google's
-``400 INVALID_ARGUMENT`` whose message names the field (``Unknown name
-"timeRangeFilter"``, ``...google_search.time_range_filter...``). Before the field was
+``400 INVALID_ARGUMENT`` naming the field, in its message (``Unknown name
+"timeRangeFilter"``, ``...google_search.time_range_filter...``) or in the field violations
+of its ``google.rpc.BadRequest`` detail, where Google's error model lists which field was
+wrong (:func:`._gemini_errors.field_violations`; Gemini's 400s for a bad tool field carry
+them, e.g. AAClause/nvda-OpenAI#123, intrafind/ihub-apps#885). Before the field was
 sent, the dates went in the question and Gemini always answered, so a refusal must never
 cost the answer:
 
@@ -28,7 +31,9 @@ of those that leave the field unnamed would be helped by the resend:
   itself; the resend still carries ``google_search`` and would be refused the same way;
 * ``Please use google_search field instead of google_search_retrieval field.``
   (google-gemini/deprecated-generative-ai-js#330) is about a tool never sent here;
-* ``Request contains an invalid argument.`` says nothing of its cause; Google's
+* ``Request contains an invalid argument.`` with no field violation says nothing of its
+  cause (stop 47 found it for unrelated requests on Cloud Code, google-gemini/gemini-cli
+  #4701, and on the Developer API through a proxy, Chevey339/kelivo#313); Google's
   troubleshooting page (ai.google.dev/gemini-api/docs/troubleshooting) gives a typo, a
   missing field or a newer API version's feature on an older endpoint as the causes of a
   400 ``INVALID_ARGUMENT``. Taking it for a time-filter refusal would drop the recency for
@@ -54,7 +59,7 @@ from ..filters.support import FilterSupport
 from ..models import AppliedFilter
 from ..provider_types import Flow, ProviderInfo
 from ..transport import HttpRequest
-from ._gemini_errors import error_text
+from ._gemini_errors import error_text, field_violations
 from ._gemini_filters import MODE_FILTERS
 
 __all__ = [
@@ -85,10 +90,11 @@ _lock: Final = threading.Lock()
 
 
 def names_time_filter(status: int, body: str) -> bool:
-    """Whether an error is a 400 whose message names the time filter field.
+    """Whether an error is a 400 whose message or field violations name the time filter.
 
-    Only Google's ``error.message`` (else the body) is read: a 400 for anything else, a
-    bad key or a model, stands as it did.
+    Only Google's ``error.message`` (else the body) and the fields its ``BadRequest``
+    detail lists are read: a 400 for anything else, a bad key or a model, stands as it
+    did, and so does a bare "Request contains an invalid argument." with no field named.
 
     Example:
         >>> names_time_filter(400, '{"error": {"code": 400, "message": "Invalid value '
@@ -97,7 +103,9 @@ def names_time_filter(status: int, body: str) -> bool:
         >>> names_time_filter(400, '{"error": {"message": "API key not valid."}}')
         False
     """
-    return status == 400 and _FIELD.search(error_text(body)) is not None
+    if status != 400:
+        return False
+    return any(_FIELD.search(text) for text in (error_text(body), *field_violations(body)))
 
 
 def remember_refusal(model: str) -> None:
