@@ -209,6 +209,17 @@ class ErrorMap:
     with the map's text, and re-checked like :attr:`prepaid`. Kimi Code's 403 "usage limit
     for this billing cycle" shares its status and error type with a key refused; only the
     sentence tells the two apart."""
+    usage_windows: tuple[tuple[str, float], ...] = ()
+    """Words of an error body (below 500) that name a used-up usage window, each with the
+    window's length in seconds, for an API that says the window will end but not when
+    (matched in any letter case, after :attr:`prepaid_phrases`). Raised as
+    :class:`~websearch_core.errors.QuotaExhaustedError` with the map's text, its
+    ``reset_at`` the response's wait hint (:attr:`hint`, default ``Retry-After``) when it
+    gives one, else the window's whole length from now: the window began at or before
+    this answer, so by then it has surely ended, and the provider is neither asked again
+    within minutes (a refused key's cooldown) nor held out until next month (a spent
+    quota without a reset). Kimi Code's 403 "5-hour usage limit" and "weekly (7-day)
+    usage limit" share their status and error types with a refused key."""
     response_error: Callable[[HttpResponse], SearchProviderError | None] | None = None
     """The error a non-2xx response means when more than its status and body head tell it
     (a header, the response URL), read before everything above; ``None`` from it leaves

@@ -361,6 +361,54 @@ def test_guard_403_naming_no_billing_cycle_stays_an_authorization_error() -> Non
     assert caught.value.message == "kimi: 403 forbidden"
 
 
+@pytest.mark.parametrize(
+    ("body", "window"),
+    [
+        (
+            '{"error":{"message":"You\'ve reached your 5-hour usage limit. Your quota will reset '
+            'when the current 5-hour window ends.","type":"forbidden"}}',
+            5 * 3600.0,
+        ),
+        ('{"error":{"message":"You\'ve reached your 5-hour usage limit."}}', 5 * 3600.0),
+        (
+            '{"error":{"message":"You\'ve reached your weekly (7-day) usage limit. Your quota '
+            'will reset when the current 7-day window ends.","type":"access_terminated_error"}}',
+            7 * 86400.0,
+        ),
+        (
+            '{"error":{"message":"You\'ve reached your weekly (7-day) usage limit.",'
+            '"type":"permission_error"}}',
+            7 * 86400.0,
+        ),
+    ],
+    ids=["5-hour", "5-hour-first-sentence", "weekly", "weekly-first-sentence"],
+)
+def test_403_naming_a_used_up_window_is_a_quota_until_the_window_ends(
+    body: str, window: float
+) -> None:
+    """Kimi Code's 5-hour and weekly limits (bodies in tests/functional/
+    test_kimi_usage_windows.py): spent until the window's whole length from now, the latest
+    it can end. Fails before the fix (a refused key, or a quota without a reset time)."""
+    before = datetime.now(UTC).timestamp()
+    with pytest.raises(QuotaExhaustedError) as caught:
+        KimiProvider().check(_status(403, body))
+    assert type(caught.value) is QuotaExhaustedError
+    assert caught.value.message == f"Kimi search API error (403): {body}"
+    assert caught.value.reset_at is not None
+    end = caught.value.reset_at.timestamp()
+    assert before + window <= end <= datetime.now(UTC).timestamp() + window
+
+
+def test_a_window_refusal_with_retry_after_ends_when_the_header_says() -> None:
+    body = '{"error":{"message":"You\'ve reached your 5-hour usage limit."}}'
+    before = datetime.now(UTC).timestamp()
+    with pytest.raises(QuotaExhaustedError) as caught:
+        KimiProvider().check(_status(403, body, {"Retry-After": "120"}))
+    assert caught.value.reset_at is not None
+    end = caught.value.reset_at.timestamp()
+    assert before + 120 <= end <= datetime.now(UTC).timestamp() + 120
+
+
 def test_quota_text_in_a_429_body_is_quota() -> None:
     body = '{"error":{"message":"Your account quota is exceeded","type":"quota_error"}}'
     with pytest.raises(QuotaExhaustedError):

@@ -40,11 +40,11 @@ def error_for(
     """The typed error a non-2xx response reads as through ``errors``; ``None`` for a 2xx.
 
     Order: the map's :attr:`ErrorMap.response_error` (an error only the whole response
-    tells), else a status, error code or spent-balance phrase the map names, else the
-    shared classifier (401, spent credits, 402, 403, 429 with its hints, 5xx); a spent
-    quota at a status of
-    :attr:`ErrorMap.prepaid` is a spent prepaid balance; then the map's
-    :attr:`ErrorMap.hint` fills a wait the classifier could not see.
+    tells), else a status, error code, spent-balance phrase or used-up usage window the
+    map names, else the shared classifier (401, spent credits, 402, 403, 429 with its
+    hints, 5xx); a spent quota at a status of :attr:`ErrorMap.prepaid` is a spent prepaid
+    balance; then the map's :attr:`ErrorMap.hint` fills a wait the classifier could not
+    see.
     """
     if 200 <= response.status < 300:
         return None
@@ -76,6 +76,11 @@ def _by_status(
         error_class = CreditsSpentError
     if error_class is not None:
         return error_class(info.id, message, status)
+    window = _window_named(errors, head) if status < 500 else None
+    if window is not None:
+        return QuotaExhaustedError(
+            info.id, message, status, reset_at=_window_end(errors, response, window)
+        )
     return _classified(info.id, response, message)
 
 
@@ -85,6 +90,25 @@ def _names_spent_balance(errors: ErrorMap, head: str) -> bool:
         return False
     lowered = head.lower()
     return any(phrase.lower() in lowered for phrase in errors.prepaid_phrases)
+
+
+def _window_named(errors: ErrorMap, head: str) -> float | None:
+    """The length of the first :attr:`ErrorMap.usage_windows` entry the body's head names."""
+    lowered = head.lower()
+    for phrase, seconds in errors.usage_windows:
+        if phrase.lower() in lowered:
+            return seconds
+    return None
+
+
+def _window_end(errors: ErrorMap, response: HttpResponse, window: float) -> datetime:
+    """When a used-up window is over: the server's wait when it gives one, else ``window``.
+
+    A window starts before the answer that says it is used up, so its whole length from
+    now is the latest it can end: the provider comes back then, not sooner in vain.
+    """
+    wait = wait_hint(errors, response)
+    return datetime.now(UTC) + timedelta(seconds=window if wait is None else wait)
 
 
 def _as_prepaid(error: SearchProviderError) -> SearchProviderError:

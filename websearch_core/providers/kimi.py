@@ -23,7 +23,9 @@
 * **Errors:** ``Kimi search API error (<status>): <body>`` after the shared classifier (so a
   401 reads ``Kimi authorization failed (401) ...``). A 403 saying the subscription's
   "usage limit for this billing cycle" is reached is a spent balance (:data:`CYCLE_SPENT`),
-  re-checked; its display text stays the spec's ``Kimi authorization failed (403) ...``.
+  re-checked. A 403 naming a used-up "5-hour" or "weekly (7-day)" usage limit is a quota
+  spent until that window can last end (:data:`USAGE_WINDOWS`). Display texts stay the
+  spec's ``Kimi authorization failed (403) ...``.
 
 Captures: there is no real capture of this API. ``fixtures/kimi/*.json`` are responses of a
 *different* Moonshot API, ``/v1/chat/completions`` with the builtin ``$web_search`` tool
@@ -60,10 +62,13 @@ from .base import KEY_IN_AUTHORIZATION, ErrorMap, ProtocolProvider, ProviderCont
 
 __all__ = [
     "CYCLE_SPENT",
+    "FIVE_HOURS",
     "INFO",
     "KIMI_ENDPOINT",
     "MISSING_KEY_MESSAGE",
+    "SEVEN_DAYS",
     "URL_ENV_VARS",
+    "USAGE_WINDOWS",
     "KimiProvider",
     "parse_results",
     "request_body",
@@ -84,6 +89,24 @@ Permission Errors), observed with ``permission_error`` or ``access_terminated_er
 types of a key refused too, so the words decide. Read as a spent balance, re-checked every
 few hours: the cycle ends on the subscription's own date, which no answer names, so neither
 an authorization cooldown (five minutes, then refused again) nor next month fits."""
+
+FIVE_HOURS: Final = 5 * 3600.0
+SEVEN_DAYS: Final = 7 * 86400.0
+
+USAGE_WINDOWS: Final = (
+    ("5-hour usage limit", FIVE_HOURS),
+    ("weekly (7-day) usage limit", SEVEN_DAYS),
+)
+"""Kimi Code's 403 when the subscription's rolling 5-hour or weekly window is used up:
+"You've reached your 5-hour usage limit. Your quota will reset when the current 5-hour
+window ends. ..." (a router's production log, diegosouzapw/OmniRoute, 2026-09-23) and
+"You've reached your weekly (7-day) usage limit. Your quota will reset when the current
+7-day window ends. ..." (openclaw/openclaw #142524 and #142656, 2026-09), also quoted by
+their first sentence alone. Their error types (``access_terminated_error``,
+``permission_error``) are a refused key's too, so the words decide. Neither body nor any
+header seen names the end; a window starts at the latest with the answer saying it is
+used up, so Kimi is held out for the window's whole length (the latest it can end),
+or until a ``Retry-After`` if one is sent."""
 
 _FILTERS: Final = FilterSupport.query_only()
 """No filter parameter: its query carries the operators, its results are still checked."""
@@ -110,7 +133,11 @@ class KimiProvider(ProtocolProvider):
 
     info = INFO
     credential_kinds = KEY_IN_AUTHORIZATION
-    errors = ErrorMap(prefix="Kimi search API error", prepaid_phrases=(CYCLE_SPENT,))
+    errors = ErrorMap(
+        prefix="Kimi search API error",
+        prepaid_phrases=(CYCLE_SPENT,),
+        usage_windows=USAGE_WINDOWS,
+    )
 
     def require_api_key(self, context: ProviderContext) -> str:
         """The key, or the Kimi-specific ``credentials not found`` error."""
