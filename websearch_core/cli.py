@@ -85,7 +85,7 @@ from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, ImportSource, read_sign_in
 from .orchestration.plan import FELL_BACK
 from .provider_credentials import SignedIn, signed_in
-from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
+from .provider_ids import KEY_IDS, closest_id, did_you_mean, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
 from .refresh_hooks import HOOK_FORM, RefreshHookError, load_refresh_hooks
 from .settings import CREDENTIALS_FILE_ENV, Settings
@@ -863,16 +863,23 @@ def _check_takes_a_key(provider_id: str) -> None:
     Raises:
         _UsageError: The provider reads no API key; the message says what it needs instead.
     """
+    refusal = _takes_no_key(provider_id)
+    if refusal is not None:
+        raise _UsageError(refusal)
+
+
+def _takes_no_key(provider_id: str) -> str | None:
+    """Why no key can be stored for ``provider_id`` and what it needs instead; else ``None``."""
     info = get_provider(provider_id).info
     if info.env_vars:
-        return
+        return None
     if info.setup_hint:
         needs = f"configure it instead: {info.setup_hint}"
     elif info.credential_free:
         needs = "it needs no key"
     else:
         needs = "it signs in with a stored OAuth token, not a key"
-    raise _UsageError(f"{provider_id} takes no API key ({needs}); nothing stored")
+    return f"{provider_id} takes no API key ({needs}); nothing stored"
 
 
 _BOM = "\ufeff"
@@ -1052,11 +1059,28 @@ def _stored_id(
         return provider_id
     ids = tuple(known if listed is None else listed())
     if not oauth:
-        raise _UsageError(
-            unknown_provider_message(given.strip(), known=ids, aliases=key_variables())
-        )
+        aliases = key_variables()
+        message = unknown_provider_message(given.strip(), known=ids, aliases=aliases)
+        raise _UsageError(message + _meant_unlisted(given, ids, known, aliases))
     meant = did_you_mean([given], ids)
     raise _UsageError(f"no OAuth entry {given.strip()} (known: {', '.join(ids)}){meant}")
+
+
+def _meant_unlisted(
+    given: str, listed: Sequence[str], known: Sequence[str], aliases: Mapping[str, str]
+) -> str:
+    """``; did you mean duckduckgo? duckduckgo takes no API key (...)`` for an unlisted id.
+
+    ``auth set duckduckgoo`` listed the ids a key is stored for, none near the typo, and
+    suggested nothing: the id meant was a keyless engine's. Said only when no listed id
+    is near, with why ``auth set`` takes no key for it.
+    """
+    if closest_id(given, tuple(listed), aliases) is not None:
+        return ""  # the message suggests it already
+    close = closest_id(given, tuple(known), aliases)
+    if close is None or close not in PROVIDER_REGISTRY:
+        return ""
+    return f"; did you mean {close}? {_takes_no_key(close) or ''}".rstrip()
 
 
 def _stored_id_meant(given: str, store: CredentialStore, *, oauth: bool) -> str:

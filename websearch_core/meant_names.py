@@ -30,8 +30,16 @@ _EXTRA = "extra_forbidden"
 """Pydantic's error type for a name the model has no field for."""
 
 
-def closest_name(given: str, known: Iterable[str]) -> str | None:
+def closest_name(given: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | None:
     """The known name nearest to ``given`` (compared in lower case), or ``None``.
+
+    Args:
+        given: The name as written.
+        known: The names there are, lower case.
+        cutoff: How alike (difflib's ratio, 0-1) the nearest must be to be named: 0.6
+            suits the long names of settings and arguments (``timeout`` for
+            ``timeout_seconds``); provider ids, short, have their own
+            (:data:`~websearch_core.provider_ids.ID_CUTOFF`).
 
     Example:
         >>> closest_name("timeout", ["deadline_seconds", "timeout_seconds"])
@@ -41,7 +49,7 @@ def closest_name(given: str, known: Iterable[str]) -> str | None:
     """
     import difflib  # only when a name is wrong
 
-    close = difflib.get_close_matches(given.lower(), list(known), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(given.lower(), list(known), n=1, cutoff=cutoff)
     return close[0] if close else None
 
 

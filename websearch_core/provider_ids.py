@@ -12,10 +12,12 @@ __all__ = [
     "BASE_URL_ONLY_IDS",
     "FREE_ENGINE_ORDER",
     "GOOGLE_OAUTH_ROUTE",
+    "ID_CUTOFF",
     "KEY_IDS",
     "KEY_ONLY_IDS",
     "SEARCH_PROVIDER_ORDER",
     "SIGN_IN_ROUTES",
+    "closest_id",
     "did_you_mean",
     "unknown_ids",
     "unknown_ids_message",
@@ -143,13 +145,13 @@ def did_you_mean(
 ) -> str:
     """``; did you mean brave?`` for ids one typo away from a known one, else ``""``.
 
+    The one way a mistyped provider id is answered, wherever an id is typed (an option,
+    a setting, a variable, a command, a call): each suggestion is :func:`closest_id`'s.
+
     Args:
         unknown: The ids given.
         known: The ids there are.
-        aliases: Other names for known ids, lower case, such as the variable a provider
-            reads its key from (``brave_api_key`` for ``brave``): ``websearch auth set
-            BRAVE_API_KEY`` means ``brave``, and an alias one typo away does too. An alias
-            for an id ``known`` lacks is passed over.
+        aliases: Other names for known ids, as for :func:`closest_id`.
 
     Example:
         >>> did_you_mean(["bravo", "tavlly", "altavista"])
@@ -157,15 +159,44 @@ def did_you_mean(
         >>> did_you_mean(["BRAVE_API_KEY"], ("brave",), {"brave_api_key": "brave"})
         '; did you mean brave?'
     """
-    import difflib  # only when an id is wrong: the module is imported by every program
+    meant = [close for pid in unknown if (close := closest_id(pid, known, aliases))]
+    return f"; did you mean {', '.join(dict.fromkeys(meant))}?" if meant else ""
+
+
+def closest_id(
+    given: str,
+    known: tuple[str, ...] = SEARCH_PROVIDER_ORDER,
+    aliases: Mapping[str, str] | None = None,
+) -> str | None:
+    """The id of ``known`` that ``given`` (trimmed, any case) is a typo of, or ``None``.
+
+    Args:
+        given: The id as typed.
+        known: The ids there are.
+        aliases: Other names for known ids, lower case, such as the variable a provider
+            reads its key from (``brave_api_key`` for ``brave``): ``websearch auth set
+            BRAVE_API_KEY`` means ``brave``, and an alias one typo away does too. An alias
+            for an id ``known`` lacks is passed over.
+
+    Example:
+        >>> closest_id("duckduckgoo"), closest_id("serpapi")
+        ('duckduckgo', None)
+    """
+    from .meant_names import closest_name  # only when an id is wrong: this module is a leaf
 
     names = {pid: pid for pid in known}
     for alias, pid in (aliases or {}).items():
         if pid in names:
             names.setdefault(alias, pid)
-    meant = [
-        names[close[0]]
-        for pid in unknown
-        if (close := difflib.get_close_matches(pid.strip().lower(), names, n=1, cutoff=0.75))
-    ]
-    return f"; did you mean {', '.join(dict.fromkeys(meant))}?" if meant else ""
+    close = closest_name(given.strip(), names, cutoff=ID_CUTOFF)
+    return None if close is None else names[close]
+
+
+ID_CUTOFF = 0.75
+"""How alike (difflib's ratio) a name must be to a provider id to be suggested for it.
+
+``bravee`` (0.91), ``tavlly`` and ``searx`` (0.83) and ``public_web`` (0.75) are;
+``serpapi`` (0.67 to ``serper``, another service), ``exa.ai`` (0.67 to ``xai``) and
+``brave_search`` (0.59) are not. The 0.6 that setting names are matched with
+(:func:`~websearch_core.meant_names.closest_name`) would suggest the first two wrongly:
+ids are short, so one letter weighs more."""

@@ -20,7 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from .credentials import TokenRefresher
-from .meant_names import meant
+from .provider_ids import did_you_mean
 
 __all__ = ["HOOK_FORM", "RefreshHookError", "check_hook_form", "hook_table", "load_refresh_hooks"]
 
@@ -103,7 +103,7 @@ def _check_entry(entry: str, entries: Collection[str]) -> None:
     if entry not in entries:
         raise RefreshHookError(
             f"{entry!r} is not a sign-in's entry (one of {', '.join(sorted(entries))})"
-            f"{meant(entry, entries)}"
+            f"{did_you_mean([entry], tuple(sorted(entries)))}"
         )
 
 

@@ -31,8 +31,7 @@ from urllib.parse import parse_qsl
 from aiohttp import web
 
 from ..loop_servers import serve_on, stop_serving
-from ..meant_names import meant
-from ..provider_ids import GOOGLE_OAUTH_ROUTE
+from ..provider_ids import GOOGLE_OAUTH_ROUTE, did_you_mean
 from ..providers import SEARCH_PROVIDER_ORDER
 from ..settings import Settings
 from . import protocols as protocols_package
@@ -358,7 +357,7 @@ def _load_protocol(provider_id: str) -> ProviderProtocol:
         if provider_id == "public":  # an aggregate: it asks the engines simulated with it
             why = ": it is an aggregate; simulate its engines (duckduckgo, bing, ...)"
         else:
-            why = f"{meant(provider_id, PROTOCOLS)} (known: {', '.join(PROTOCOLS)})"
+            why = f"{did_you_mean([provider_id], tuple(PROTOCOLS))} (known: {', '.join(PROTOCOLS)})"
         raise KeyError(f"no simulator protocol for provider {provider_id!r}{why}")
     protocol: ProviderProtocol = protocol_class_in(importlib.import_module(target))()
     return protocol
