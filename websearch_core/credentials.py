@@ -36,7 +36,7 @@ from .errors import (
 from .oauth_identity import grant_fingerprint, sign_in_fingerprint
 from .private_file import warn_if_open
 from .redaction import MIN_TOKEN_LENGTH, userinfo_secrets
-from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
+from .sent_secret import KeptChecks, SentSecret, flaw, in_variable, key_in_code_problem
 from .sign_in_declarations import sign_in_variable, sign_in_variables, undeclared_refusal
 from .sign_in_holders import note_holder
 from .sign_in_values import NO_SIGN_IN_VALUES, SignInValues
@@ -688,20 +688,26 @@ class Credentials:
         kept = self._key_secrets.get((provider, what, value, source))
         if kept is not None:  # the same key again (its value is remembered already)
             return kept
-        if source == _FROM_STORE:
-            where = f"stored in {self._store_name()}"
-            fix = f"store it again with 'websearch auth set {provider}'"
-        elif source == _FROM_CODE:
-            where, fix = f'given in code as api_keys["{provider}"]', "pass it without one"
-        elif source == _FROM_CONFIG:
-            where, fix = f"in the config file's [api_keys] {provider}", "fix that entry"
+        place = self._key_place(provider, source)
+        if place is None:  # read from a variable, its source
+            secret = in_variable(self._remember(value), what, source, key=True)
         else:
-            where, fix = f"in {source}", f"remove it from {source}"
-        secret = SentSecret(self._remember(value), what, where, fix, key=True)
+            secret = SentSecret(self._remember(value), what, *place, key=True)
         if len(self._key_secrets) >= _KEPT_KEYS:  # keys changed often: start again
             self._key_secrets.clear()
         self._key_secrets[(provider, what, value, source)] = secret
         return secret
+
+    def _key_place(self, provider: str, source: str) -> tuple[str, str] | None:
+        """Where a key from ``source`` was set and how to fix it; ``None`` for a variable."""
+        if source == _FROM_STORE:
+            fix = f"store it again with 'websearch auth set {provider}'"
+            return f"stored in {self._store_name()}", fix
+        if source == _FROM_CODE:
+            return f'given in code as api_keys["{provider}"]', "pass it without one"
+        if source == _FROM_CONFIG:
+            return f"in the config file's [api_keys] {provider}", "fix that entry"
+        return None
 
     def oauth_secret(
         self,
@@ -751,7 +757,7 @@ class Credentials:
         value = self.secret_env(name)
         if value is None:
             return None
-        return SentSecret(value, what, f"in {name}", f"remove it from {name}")
+        return in_variable(value, what, name)
 
     def _store_name(self) -> str:
         """The credential store as a problem's text names it: its file when there is one."""
@@ -879,7 +885,7 @@ class Credentials:
         if value in self._sign_ins:
             return  # recorded already, as at each read after the first: ~2.7 us to redo
         if len(value) >= MIN_TOKEN_LENGTH:
-            given = SentSecret(value, what, f"in {name}", f"remove it from {name}")
+            given = in_variable(value, what, name)
             self.hand_out_sign_in(given, name)
 
     def secret_env(self, name: str) -> str | None:

@@ -34,6 +34,7 @@ __all__ = [
     "check_secrets",
     "first_problem",
     "flaw",
+    "in_variable",
     "key_in_code_problem",
 ]
 
@@ -372,6 +373,8 @@ class SentSecret:
     refused: str | None = None
     """Why it may not go where the provider's requests go, decided by that rule, as the
     whole sentence; ``None``: nothing refuses it there."""
+    variable: str | None = None
+    """The environment variable it was read from (:func:`in_variable`), or ``None``."""
 
     def problem(self) -> str | None:
         """Why this secret cannot be sent, in one sentence, or ``None`` when it can."""
@@ -380,7 +383,28 @@ class SentSecret:
         reason = _url_flaw(self.value) if self.in_url else flaw(self.value, key=self.key)
         if reason is None:
             return None
+        if self.variable is not None and self.value.strip() == self.variable:
+            # "it is a variable's name; remove it from BRAVE_API_KEY" left the user to see
+            # that the name is the variable's own, and to find where the key goes.
+            own = f"set {self.variable} to your {self.what}, or unset it"
+            return f"{self.what} {self.where} {_PLACEHOLDER}: {_OWN_NAME}; {own}."
         return f"{self.what} {self.where} {reason}; {self.fix}."
+
+
+_OWN_NAME = "the variable holds its own name"
+"""Why a variable set to its own name (``BRAVE_API_KEY=BRAVE_API_KEY``, a template's line
+copied whole, or ``export NAME=NAME`` meant as ``export NAME=$NAME``) holds no key."""
+
+
+def in_variable(value: str, what: str, name: str, *, key: bool = False) -> SentSecret:
+    """A secret read from the environment variable ``name``: where it is, and the fix there.
+
+    Example:
+        >>> secret = in_variable("BRAVE_API_KEY", "Brave API key", "BRAVE_API_KEY", key=True)
+        >>> secret.problem().endswith("; set BRAVE_API_KEY to your Brave API key, or unset it.")
+        True
+    """
+    return SentSecret(value, what, f"in {name}", f"remove it from {name}", key=key, variable=name)
 
 
 AUTHORIZATION_CLASH = (

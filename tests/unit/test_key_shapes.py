@@ -205,22 +205,39 @@ def test_an_empty_value_whose_quotes_were_kept_is_named_so(tmp_path: Path, key: 
         CredentialStore(tmp_path / "credentials.json").set("brave", key)
 
 
-async def test_a_variables_own_name_as_its_value_makes_the_provider_misconfigured(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.mark.parametrize(
+    ("variable", "value", "problem"),
+    [
+        # Failed before: the advice was "remove it from BRAVE_API_KEY", which said
+        # neither that the value is the variable's own name nor where the key goes.
+        (
+            "BRAVE_API_KEY",
+            "BRAVE_API_KEY",
+            "Brave API key in BRAVE_API_KEY is a placeholder, not a key: the variable holds "
+            "its own name; set BRAVE_API_KEY to your Brave API key, or unset it.",
+        ),
+        # Guard (passes before and after): another variable's name keeps its reason.
+        (
+            "GEMINI_API_KEY",
+            "GOOGLE_API_KEY",
+            "Gemini API key in GEMINI_API_KEY is a placeholder, not a key: it is a variable's "
+            "name (GOOGLE_API_KEY), not the variable's value; remove it from GEMINI_API_KEY.",
+        ),
+    ],
+)
+async def test_a_variables_name_as_its_value_makes_the_provider_misconfigured(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str, value: str, problem: str
 ) -> None:
     # BRAVE_API_KEY=BRAVE_API_KEY (a .env line written with the name twice) read as ready.
     from websearch_core import WebSearch
 
-    monkeypatch.setenv("BRAVE_API_KEY", "BRAVE_API_KEY")
+    monkeypatch.setenv(variable, value)
     monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(tmp_path / "none.json"))
+    provider = variable.split("_", 1)[0].lower()
     async with WebSearch(state_backend="memory") as ws:
         rows = {row.id: row for row in await ws.provider_status()}
-    assert not rows["brave"].available
-    assert rows["brave"].reason == (
-        "misconfigured: Brave API key in BRAVE_API_KEY is a placeholder, not a key: it is a "
-        "variable's name (BRAVE_API_KEY), not the variable's value; remove it from "
-        "BRAVE_API_KEY."
-    )
+    assert not rows[provider].available
+    assert rows[provider].reason == f"misconfigured: {problem}"
 
 
 def test_a_cookie_or_password_with_no_letter_is_not_taken_for_a_placeholder() -> None:
