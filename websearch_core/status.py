@@ -9,7 +9,7 @@ import math
 import os
 import time
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -102,6 +102,13 @@ class ProviderStatus:
     note: str | None = None
     """What a search learnt that its ready row adds (Gemini's model in place of a default
     the sign-in is not served), kept in the state store by whichever process searched."""
+    advice: str | None = None
+    """What the unreadable credential store costs the row, and the fix: for a provider
+    whose key or sign-in would come from it, and a ready one that runs on a key while a
+    sign-in it sends first may be in it (Gemini's), the file, what is wrong with it and
+    how to put it right (:meth:`~websearch_core.store_unreadable.UnreadableStoreError.repair`);
+    ``None`` otherwise. The command says it once, beside the table; a program reading the
+    rows (``provider_status()``, ``websearch providers --json``) has it on each."""
 
 
 def status_record(status: ProviderStatus, *, counts_known: bool = True) -> dict[str, Any]:
@@ -132,6 +139,7 @@ def status_record(status: ProviderStatus, *, counts_known: bool = True) -> dict[
         },
         "browser_missing": status.browser_missing,
         "note": status.note,
+        "advice": status.advice,
     }
 
 
@@ -290,8 +298,10 @@ class _Setup:
         checked: The check of the credentials it would send.
         signed: The stored sign-ins among them.
         refused: What a sign-in refused for good changes in its row.
-        needs_store: Its key or sign-in would come from the credential store, which
-            cannot be read: it cannot run, and the rest says nothing.
+        unread_store: Why the credential store cannot be read, when its key or sign-in
+            would come from there: it cannot run, and the rest says nothing.
+        sign_in_unread: Why the store cannot be read, when the provider runs on a key
+            from elsewhere though a sign-in it sends first may be in the file.
     """
 
     explicit: bool = False
@@ -299,7 +309,8 @@ class _Setup:
     checked: CredentialCheck = _UNCHECKED
     signed: list[SignedIn] = field(default_factory=list)
     refused: _RefusedSignIn = _RefusedSignIn()
-    needs_store: bool = False
+    unread_store: UnreadableStoreError | None = None
+    sign_in_unread: UnreadableStoreError | None = None
 
 
 def _setup_past_store(
@@ -314,14 +325,15 @@ def _setup_past_store(
     """
     try:
         return _setup_of(provider, context, named, excluded)
-    except UnreadableStoreError:
+    except UnreadableStoreError as error:
         past = run_past_store(provider.credential_kinds, provider.info, context.credentials)
         if past is None:
-            return _Setup(needs_store=True)
+            return _Setup(unread_store=error)
     try:
-        return _setup_of(provider, context, named, excluded)
-    except UnreadableStoreError:  # a lookup of its own beyond its credential kinds
-        return _Setup(needs_store=True)
+        setup = _setup_of(provider, context, named, excluded)
+    except UnreadableStoreError as error:  # a lookup of its own beyond its credential kinds
+        return _Setup(unread_store=error)
+    return replace(setup, sign_in_unread=past.error) if past.sign_in_unread else setup
 
 
 def _setup_of(
@@ -425,7 +437,7 @@ async def _collect_status(
         mark = await safe.get_mark(provider_id, now)
         if (
             mark is not None
-            and not setup.needs_store
+            and setup.unread_store is None
             and not mark.applies_to(mark_scope(context, provider_id))
         ):
             mark = None
@@ -435,7 +447,7 @@ async def _collect_status(
         note: str | None = None
         if provider_id in settings.exclude:
             reason = "excluded by settings"
-        elif setup.needs_store:
+        elif setup.unread_store is not None:
             reason = problem = NEEDS_STORE
         elif problem is not None:
             reason = problem
@@ -458,12 +470,13 @@ async def _collect_status(
                 reason += await _next_slot(safe, provider_id, rate_text, now)
         reason += _passed_over(setup.checked) + refused.note
         usable = mark is None and over_budget_until is None and problem is None
+        available = available and usable and in_chain and provider_id not in settings.exclude
         statuses.append(
             ProviderStatus(
                 id=provider_id,
                 label=info.label,
                 kind=info.kind,
-                available=available and usable and in_chain and provider_id not in settings.exclude,
+                available=available,
                 reason=reason,
                 mark=mark,
                 used_this_month=await safe.get_usage(provider_id, month),
@@ -471,9 +484,23 @@ async def _collect_status(
                 budget_used=budget_used,
                 browser_missing=browser_missing,
                 note=note,
+                advice=_store_advice(setup, info.label, available=available),
             )
         )
     return statuses
+
+
+def _store_advice(setup: _Setup, label: str, *, available: bool) -> str | None:
+    """A row's advice when the credential store cannot be read and that costs it something.
+
+    A provider that needs the file is told the file and its fix; one that runs on a key
+    while a sign-in it sends first may be in the file (Gemini's), that it did so too.
+    """
+    if setup.unread_store is not None:
+        return setup.unread_store.repair()
+    if available and setup.sign_in_unread is not None:
+        return setup.sign_in_unread.repair([label])
+    return None
 
 
 def credential_store_advice(

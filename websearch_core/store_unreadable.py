@@ -19,7 +19,8 @@ _PASSED = "providers whose key or sign-in would come from it were passed over"
 """What :meth:`UnreadableStoreError.advice` says was left out because of the file."""
 NEEDS_STORE = "not available: its key or sign-in would come from the unreadable credential store"
 """The providers table's row for a provider the store keeps out (the file and the fix are
-said once, in a warning beside the table: the advice)."""
+said once, in a warning beside the table, and in the row's ``advice``:
+:meth:`UnreadableStoreError.repair`)."""
 _FIX = "fix the file, or remove it and store the keys again with 'websearch auth set <provider>'"
 """How :meth:`UnreadableStoreError.advice` ends: how to put the file right."""
 
@@ -44,6 +45,16 @@ class UnreadableStoreError(ConfigurationError):
                 which was meant cannot be known, so the user is told which was used.
         """
         return f"{self}; {_PASSED}{_sign_ins_unread(keyed)}; {_FIX}"
+
+    def repair(self, keyed: Sequence[str] = ()) -> str:
+        """The message, then how to fix the file: the advice of one provider's row.
+
+        ``provider_status()`` rows of the providers the file keeps out carry it, where
+        they read only "not available", and so does a ready row that runs on a key while
+        its sign-in may be in the file (``keyed``, as for :meth:`advice`); the file was
+        named beside the table alone.
+        """
+        return f"{self}{_sign_ins_unread(keyed)}; {_FIX}"
 
 
 def _sign_ins_unread(keyed: Sequence[str]) -> str:

@@ -1322,6 +1322,47 @@ def test_providers_lists_every_row_past_an_unreadable_credential_store(
     assert statuses["gemini"].available
 
 
+@pytest.mark.parametrize("broken", ["not JSON", "a directory"])
+def test_each_row_the_unreadable_credential_store_costs_names_its_file_and_fix(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    # Failed before: provider_status() rows said only "not available" (Gemini's "ready"),
+    # and the file and fix were in the command's warning alone, none in the JSON rows.
+    path = _credentials_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if broken == "a directory":
+        path.mkdir()
+        problem = f"cannot read credential store {path}: Is a directory"
+    else:
+        path.write_text(f'{{"brave": {{"api_key": "{SECRET}"', encoding="utf-8")
+        problem = f"credential store {path} is not valid JSON"
+    monkeypatch.setenv("GEMINI_API_KEY", "AIza-cli-env-key-0123456789")
+    fix = "fix the file, or remove it and store the keys again with 'websearch auth set <provider>'"
+    advice = {
+        "brave": f"{problem}; {fix}",
+        "codex": f"{problem}; {fix}",
+        "gemini": f"{problem}; Gemini used its key, not a sign-in the file may hold; {fix}",
+        "duckduckgo": None,
+    }
+    statuses = asyncio.run(_core_status())
+    assert {pid: statuses[pid].advice for pid in advice} == advice
+    assert main(["providers", "--json"]) == EXIT_OK
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["providers"]}
+    assert {pid: rows[pid]["advice"] for pid in advice} == advice
+    assert SECRET not in json.dumps(rows)
+
+
+def test_guard_no_row_has_advice_while_the_credential_store_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A guard (passes before and after the field): nothing to put right, nothing said.
+    CredentialStore(_credentials_file()).set("brave", SECRET)
+    monkeypatch.setenv("GEMINI_API_KEY", "AIza-cli-env-key-0123456789")
+    statuses = asyncio.run(_core_status())
+    assert statuses["brave"].available and statuses["gemini"].available
+    assert all(getattr(status, "advice", None) is None for status in statuses.values())
+
+
 def test_guard_auth_commands_keep_failing_on_an_unreadable_credential_store(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
