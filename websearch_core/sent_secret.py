@@ -383,12 +383,15 @@ class SentSecret:
         reason = _url_flaw(self.value) if self.in_url else flaw(self.value, key=self.key)
         if reason is None:
             return None
-        if self.variable is not None and self.value.strip() == self.variable:
-            # "it is a variable's name; remove it from BRAVE_API_KEY" left the user to see
-            # that the name is the variable's own, and to find where the key goes.
-            own = f"set {self.variable} to your {self.what}, or unset it"
-            return f"{self.what} {self.where} {_PLACEHOLDER}: {_OWN_NAME}; {own}."
-        return f"{self.what} {self.where} {reason}; {self.fix}."
+        fix = self.fix
+        if self.variable is not None and reason.startswith(_PLACEHOLDER):
+            # "remove it from BRAVE_API_KEY" said nothing of where the key goes, for the
+            # README's own BRAVE_API_KEY=... too; nor, for BRAVE_API_KEY=BRAVE_API_KEY,
+            # that the name is the variable's own.
+            if self.value.strip() == self.variable:
+                reason = f"{_PLACEHOLDER}: {_OWN_NAME}"
+            fix = f"set {self.variable} to your {self.what}, or unset it"
+        return f"{self.what} {self.where} {reason}; {fix}."
 
 
 _OWN_NAME = "the variable holds its own name"

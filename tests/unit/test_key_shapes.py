@@ -208,22 +208,30 @@ def test_an_empty_value_whose_quotes_were_kept_is_named_so(tmp_path: Path, key: 
 @pytest.mark.parametrize(
     ("variable", "value", "problem"),
     [
-        # Failed before: the advice was "remove it from BRAVE_API_KEY", which said
-        # neither that the value is the variable's own name nor where the key goes.
+        # Each failed before: the advice was "remove it from BRAVE_API_KEY", which said
+        # neither where the key goes nor, for its own name, that the name is its own.
         (
             "BRAVE_API_KEY",
             "BRAVE_API_KEY",
             "Brave API key in BRAVE_API_KEY is a placeholder, not a key: the variable holds "
             "its own name; set BRAVE_API_KEY to your Brave API key, or unset it.",
         ),
-        # Guard (passes before and after): another variable's name keeps its reason.
         (
             "GEMINI_API_KEY",
             "GOOGLE_API_KEY",
             "Gemini API key in GEMINI_API_KEY is a placeholder, not a key: it is a variable's "
-            "name (GOOGLE_API_KEY), not the variable's value; remove it from GEMINI_API_KEY.",
+            "name (GOOGLE_API_KEY), not the variable's value; set GEMINI_API_KEY to your "
+            "Gemini API key, or unset it.",
+        ),
+        (  # the README's quick start, copied as it is
+            "BRAVE_API_KEY",
+            "...",
+            "Brave API key in BRAVE_API_KEY is a placeholder, not a key: it holds no letter "
+            "or digit (the README writes ... for a key); set BRAVE_API_KEY to your Brave "
+            "API key, or unset it.",
         ),
     ],
+    ids=["own name", "another name", "the README's ..."],
 )
 async def test_a_variables_name_as_its_value_makes_the_provider_misconfigured(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str, value: str, problem: str
@@ -313,3 +321,15 @@ def test_random_keys_of_every_providers_shape_are_not_placeholders() -> None:
     # Guard (passes before and after): the rule refuses no key drawn at random.
     refused = [key for key in _random_keys() if flaw(key, key=True) is not None]
     assert refused == []
+
+
+def test_guard_a_flaw_that_is_no_placeholder_keeps_its_fix_in_a_variable() -> None:
+    # A guard (passes before and after): a key with a quote mark is to be mended in place,
+    # so "remove it from" (the quote mark) stays the advice.
+    from websearch_core.sent_secret import in_variable
+
+    secret = in_variable('"BSAq1w2e3r4t5y6u7i8o9p0"', "Brave API key", "BRAVE_API_KEY", key=True)
+    assert secret.problem() == (
+        'Brave API key in BRAVE_API_KEY contains a quote mark (") that would be sent as part '
+        "of it; remove it from BRAVE_API_KEY."
+    )
