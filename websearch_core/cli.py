@@ -614,8 +614,9 @@ def _auth_parser() -> CommandParser:
         prog=f"{PROG} auth",
         description=(
             "Manage API keys and OAuth sign-ins in the local credential store (a JSON file "
-            "readable by you only). Keys in code, the environment or the config file take "
-            "precedence over it."
+            "readable by you only): credentials.json beside the config file that "
+            f"'{PROG} providers' names, or the file WEBSEARCH_CREDENTIALS_FILE names. Keys "
+            "in code, the environment or the config file take precedence over it."
         ),
     )
     # -v as for the other commands: `websearch -v auth list` was refused. It may come
@@ -632,7 +633,9 @@ def _auth_parser() -> CommandParser:
             "prompted for it without echo."
         ),
     )
-    set_parser.add_argument("provider", help="provider id, e.g. brave")
+    set_parser.add_argument(
+        "provider", help=f"provider id, e.g. brave ('{PROG} auth set' alone lists them)"
+    )
     _verbose_option(set_parser)
     set_parser.set_defaults(handler=_auth_set)
     list_parser = actions.add_parser(
@@ -655,7 +658,9 @@ def _auth_parser() -> CommandParser:
             "config file are not touched. Exits 1 when nothing was stored under the id."
         ),
     )
-    remove_parser.add_argument("provider", help="provider id, e.g. brave")
+    remove_parser.add_argument(
+        "provider", help=f"provider id, e.g. brave ('{PROG} auth list' lists those stored)"
+    )
     remove_parser.add_argument(
         "--oauth",
         action="store_true",

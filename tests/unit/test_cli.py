@@ -685,6 +685,36 @@ def test_the_auth_commands_help_says_what_they_do(capsys: pytest.CaptureFixture[
     assert "list the ids with a stored API key or OAuth sign-in" in capsys.readouterr().out
 
 
+def test_the_auth_help_names_the_store_file_and_where_the_ids_are_listed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Failed before: "auth --help" said only "the local credential store (a JSON file
+    # readable by you only)", and a provider's help "provider id, e.g. brave": a first user
+    # could find neither the file nor the ids. What the help says is what the commands do.
+    assert main(["auth", "--help"]) == EXIT_OK
+    text = " ".join(capsys.readouterr().out.split())
+    assert "credentials.json beside the config file that 'websearch providers' names" in text
+    assert "or the file WEBSEARCH_CREDENTIALS_FILE names" in text
+    assert main(["providers"]) == EXIT_OK
+    config = capsys.readouterr().out.split("Config file: ", 1)[1].split(" (", 1)[0]
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", "brave"]) == EXIT_OK
+    stored = Path(config).parent / "credentials.json"
+    assert capsys.readouterr().out == f"Stored an API key for brave in {stored}\n"
+    assert main(["auth", "set", "--help"]) == EXIT_OK
+    assert "brave ('websearch auth set' alone lists them)" in " ".join(
+        capsys.readouterr().out.split()
+    )
+    assert main(["auth", "set"]) == EXIT_USAGE
+    assert " stored under: perplexity, gemini, " in capsys.readouterr().err
+    assert main(["auth", "remove", "--help"]) == EXIT_OK
+    assert "brave ('websearch auth list' lists those stored)" in " ".join(
+        capsys.readouterr().out.split()
+    )
+    assert main(["auth", "list"]) == EXIT_OK
+    assert capsys.readouterr().out == "brave\n"
+
+
 def test_auth_import_without_a_source_says_what_it_imports_and_how(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
