@@ -261,7 +261,7 @@ class CommandParser(argparse.ArgumentParser):
         if action is not None:
             problem = self._problem(action, option, message)
             if problem is not None:
-                return f"{where}: {problem}; {see}"
+                return f"{where}: {problem}; {see}{_meant_choice(action, message)}"
         return join_clauses([f"{where}: {message}", see])
 
     def _choices_of(self, missing: str) -> str:
@@ -365,3 +365,15 @@ def _long_name(action: argparse.Action) -> str:
 def _where(field: str | None, option: str) -> str:
     """``<field> (<option>)`` as a bad setting is named, or the option alone."""
     return f"{field} ({option})" if field and field != option else option
+
+
+def _meant_choice(action: argparse.Action, message: str) -> str:
+    """``; did you mean list?`` for ``auth lst``: the choice near a value not in the list.
+
+    ``websearch auth lst`` and ``--recency wek`` listed the choices and left the one meant
+    to be picked out; every other mistyped name is answered with it (:func:`meant`).
+    """
+    if action.choices is None or not message.startswith(_CHOICE_START):
+        return ""
+    given = message.removeprefix(_CHOICE_START).rpartition(_CHOICES_START)[0]
+    return meant(given.strip("'\""), [str(choice) for choice in action.choices])

@@ -150,6 +150,22 @@ def test_a_bad_setting_says_what_it_was_given_only_where_no_secret_can_be(
             "recency (--recency): 'hourly' is not one of day, week, month, year; see websearch "
             "--help",
         ),
+        (
+            ["q", "--recency", "wek"],
+            # Failed before (this row and the next two): the choice meant was not named.
+            "recency (--recency): 'wek' is not one of day, week, month, year; see websearch "
+            "--help; did you mean week?",
+        ),
+        (
+            ["auth", "lst"],
+            "ACTION: 'lst' is not one of set, list, remove, import; see websearch auth --help; "
+            "did you mean list?",
+        ),
+        (
+            ["providers", "rest", "brave"],
+            "action: 'rest' is not one of reset; see websearch providers --help; did you mean "
+            "reset?",
+        ),
         (["q", "--limit"], "limit (--limit): needs a value (--limit N); see websearch --help"),
         (["fetch"], "URL: required, not given; see websearch fetch --help"),
         (
