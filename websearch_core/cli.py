@@ -615,7 +615,7 @@ def _auth_parser() -> CommandParser:
         description=(
             "Manage API keys and OAuth sign-ins in the local credential store (a JSON file "
             "readable by you only): credentials.json beside the config file that "
-            f"'{PROG} providers' names, or the file WEBSEARCH_CREDENTIALS_FILE names. Keys "
+            f"'{PROG} providers' names, or the file {CREDENTIALS_FILE_ENV} names. Keys "
             "in code, the environment or the config file take precedence over it."
         ),
     )
