@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 
 from ._keywords import refuse_unknown_keyword
 
-__all__ = ["refuse_unknown_options", "refuse_wrong_objects"]
+__all__ = ["refuse_bad_values", "refuse_unknown_options", "refuse_wrong_objects"]
 
 
 def refuse_unknown_options(owner: str, given: Iterable[str], *own: str) -> None:
@@ -60,3 +60,28 @@ def refuse_wrong_objects(owner: str, web_search: object, options: Mapping[str, o
         )
     except TypeError as error:
         raise TypeError(f"{owner}(): {error}") from None
+
+
+def refuse_bad_values(owner: str, options: Mapping[str, object]) -> None:
+    """Refuse a ``provider`` no provider has, or an ``api_keys`` entry no key can be, now.
+
+    Kept for the first call, ``create_web_search_tool(provider="bravee")`` was taken and
+    every call answered ``Error: configuration: ...`` to the agent; LangChain's tools refuse
+    the same values when built. The checks are the client's own, in its words.
+
+    Raises:
+        ConfigurationError: The provider is unknown (the message lists the ids and the one
+            meant) or a key in ``api_keys`` is of the wrong shape or has a flaw no key has;
+            the message never holds a key.
+    """
+    from websearch_core.credentials import explicit_keys
+    from websearch_core.errors import ConfigurationError
+    from websearch_core.provider_ids import preferred_provider
+
+    provider = options.get("provider")
+    try:
+        if provider is None or isinstance(provider, str):
+            preferred_provider(provider)
+        explicit_keys(options.get("api_keys"))
+    except ValueError as error:  # ConfigurationError is one
+        raise ConfigurationError(f"{owner}(): {error}") from None

@@ -34,7 +34,7 @@ from websearch_core.tool_pickles import picklable_options
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
 from ._direct import BuiltByFactory, PointsToFactory
-from ._options import refuse_unknown_options, refuse_wrong_objects
+from ._options import refuse_bad_values, refuse_unknown_options, refuse_wrong_objects
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -195,6 +195,7 @@ def create_web_fetch_tool(
     """
     refuse_unknown_options("create_web_fetch_tool", kwargs, "allow_private_addresses")
     refuse_wrong_objects("create_web_fetch_tool", web_search, kwargs)
+    refuse_bad_values("create_web_fetch_tool", kwargs)
     fetcher = _Fetcher(web_search, allow_private_addresses, kwargs)
     tool = WebFetchFunctionTool(
         fn=fetcher.fetch, async_fn=fetcher.afetch, metadata=web_fetch_metadata()

@@ -136,16 +136,9 @@ class ClientOptions(BaseModel):
     @field_validator("provider")
     @classmethod
     def _known_provider(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        value = value.strip().lower()
-        if value in ("", "auto"):
-            return None
-        from .provider_ids import SEARCH_PROVIDER_ORDER, unknown_provider_message
+        from .provider_ids import preferred_provider
 
-        if value not in SEARCH_PROVIDER_ORDER:
-            raise ValueError(unknown_provider_message(value))
-        return value
+        return preferred_provider(value)
 
     @field_validator("api_keys")
     @classmethod

@@ -19,6 +19,7 @@ __all__ = [
     "SIGN_IN_ROUTES",
     "closest_id",
     "did_you_mean",
+    "preferred_provider",
     "unknown_ids",
     "unknown_ids_message",
     "unknown_provider_message",
@@ -83,6 +84,32 @@ def unknown_provider_message(
     listed = ", ".join(known)
     meant = did_you_mean(unknown, known, aliases)
     return f"Unknown search provider: {', '.join(unknown)} (known: {listed}){meant}"
+
+
+def preferred_provider(value: str | None) -> str | None:
+    """A preferred-provider option read as the settings read it: an id, or ``None`` for auto.
+
+    The tools keep their options for a client built at the first call; this lets each
+    refuse an id no provider has when the tool is built, in one wording.
+
+    Args:
+        value: The option given (any case, spaces around it allowed).
+
+    Raises:
+        ValueError: No provider has that id; the message lists the ids and the one meant.
+
+    Example:
+        >>> preferred_provider(" Brave "), preferred_provider("auto")
+        ('brave', None)
+    """
+    if value is None:
+        return None
+    value = value.strip().lower()
+    if value in ("", "auto"):
+        return None
+    if value not in SEARCH_PROVIDER_ORDER:
+        raise ValueError(unknown_provider_message(value))
+    return value
 
 
 KEY_ONLY_IDS: tuple[str, ...] = ("openrouter",)

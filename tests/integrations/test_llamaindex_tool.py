@@ -27,6 +27,7 @@ from llamaindex_websearch import (
 from tests.integrations._helpers import MODEL_FIELDS, sim_settings
 from websearch_core import (
     TOOL_DESCRIPTION,
+    ConfigurationError,
     SearchParams,
     SearchToolResult,
     WebSearch,
@@ -101,17 +102,17 @@ def test_web_search_and_kwargs_are_exclusive() -> None:
         ({"brave": 1234567890}, 'api_keys["brave"] must be a string (got int)'),
     ],
 )
-async def test_keys_in_the_wrong_shape_are_a_configuration_error(
+def test_keys_in_the_wrong_shape_are_a_configuration_error_when_built(
     api_keys: object, problem: str
 ) -> None:
     # The client is built at the first call: a string for the mapping raised a ValueError
-    # out of acall, a number for a key an AttributeError out of the search.
-    async with create_web_search_tool(api_keys=api_keys) as tool:
-        output = await tool.acall(query="python")
-    assert output.is_error
-    assert output.content == f"Error: configuration: {problem}"
-    assert "sk-very-secret" not in output.content
-    assert "1234567890" not in output.content
+    # out of acall, a number for a key an AttributeError out of the search; then the first
+    # call answered "Error: configuration: ..."; now the tool is not built (as WebSearch).
+    with pytest.raises(ConfigurationError) as raised:
+        create_web_search_tool(api_keys=api_keys)
+    assert str(raised.value) == f"create_web_search_tool(): {problem}"
+    assert "sk-very-secret" not in str(raised.value)
+    assert "1234567890" not in str(raised.value)
 
 
 def test_missing_llama_index_gives_an_install_hint() -> None:

@@ -16,7 +16,7 @@ from llamaindex_websearch import (
     create_web_fetch_tool,
     create_web_search_tool,
 )
-from websearch_core import WebSearch
+from websearch_core import ConfigurationError, WebSearch
 
 SECRET = "sk-wrong-place-7d1e"
 
@@ -79,3 +79,41 @@ def test_llamaindex_refuses_the_wrong_kind_when_the_tool_is_built(
         build()
     assert str(raised.value).startswith(expected)
     assert SECRET not in str(raised.value)
+
+
+LLAMAINDEX_FACTORIES: list[tuple[str, Callable[..., Any]]] = [
+    ("create_web_search_tool", create_web_search_tool),
+    ("WebSearchToolSpec", WebSearchToolSpec),
+    ("create_web_fetch_tool", create_web_fetch_tool),
+]
+
+
+@pytest.mark.parametrize(("owner", "build"), LLAMAINDEX_FACTORIES)
+def test_a_mistyped_provider_is_refused_when_a_llamaindex_tool_is_built(
+    owner: str, build: Callable[..., Any]
+) -> None:
+    with pytest.raises(ConfigurationError) as raised:
+        build(provider="bravee")
+    message = str(raised.value)
+    assert message.startswith(f"{owner}(): Unknown search provider: bravee (known: ")
+    assert message.endswith("did you mean brave?")
+
+
+@pytest.mark.parametrize(("owner", "build"), LLAMAINDEX_FACTORIES)
+def test_a_key_no_key_can_be_is_refused_when_a_llamaindex_tool_is_built_without_showing_it(
+    owner: str, build: Callable[..., Any]
+) -> None:
+    with pytest.raises(ConfigurationError) as raised:
+        build(api_keys={"brave": f'"{SECRET}"'})
+    message = str(raised.value)
+    assert message.startswith(f'{owner}(): api_keys["brave"]: the API key contains a quote mark')
+    assert SECRET not in message
+
+
+@pytest.mark.parametrize(("owner", "build"), LLAMAINDEX_FACTORIES)
+def test_guard_a_known_provider_in_any_case_or_auto_builds_a_llamaindex_tool(
+    owner: str, build: Callable[..., Any]
+) -> None:
+    """Guard (passes before and after): the check refuses only what the client refuses."""
+    for provider in (" Brave ", "auto", None):
+        assert build(provider=provider, api_keys={"brave": "BSA-real-looking-key"}) is not None
