@@ -42,7 +42,7 @@ from .state.base import (
     StateStoreError,
     StateStoreTimeoutError,
 )
-from .state.failsafe import FailSafeStore
+from .state.failsafe import FailSafeStore, FreshLookStore
 from .state.sqlite import SQLiteStore
 from .store_passed import run_past_store
 from .store_unreadable import NEEDS_STORE, UnreadableStoreError
@@ -408,19 +408,22 @@ async def collect_status(
     A failing store reads as empty (see :func:`state_problem` for what went wrong), and so
     does one that has not answered within :data:`STATE_WAIT_SECONDS` in all, or that this
     process already knows to be silent (:func:`bypass_known_silent`): its first read
-    queued behind the call still unanswered and waited the 3 s again. A mark earned with
-    another key or endpoint than the current one is not shown: the chain would try the
-    provider again.
+    queued behind the call still unanswered and waited the 3 s again. A store that failed
+    a search before and is not known silent is asked anew (:class:`FreshLookStore`):
+    searches leave it alone for a while, but the table shows what it holds now. A mark
+    earned with another key or endpoint than the current one is not shown: the chain
+    would try the provider again.
     """
-    bypass_known_silent(store)
+    silent = bypass_known_silent(store)
+    inner = store.inner if isinstance(store, FailSafeStore) else store
+    reads = FreshLookStore(inner, given_up=silent is not None)
     with StoreWaitsWithin(STATE_WAIT_SECONDS):
-        return await _collect_status(context, store, settings)
+        return await _collect_status(context, reads, settings)
 
 
 async def _collect_status(
-    context: ProviderContext, store: StateStore, settings: Settings
+    context: ProviderContext, safe: FailSafeStore, settings: Settings
 ) -> list[ProviderStatus]:
-    safe = store if isinstance(store, FailSafeStore) else FailSafeStore(store)
     now = time.time()
     month, _ = period_window("month", now)
     statuses: list[ProviderStatus] = []
@@ -560,8 +563,9 @@ async def state_problem(store: StateStore) -> str | None:
     :data:`STATE_WAIT_SECONDS` is named with that; one this process already knows to be
     silent (a call it gave up on is still unanswered) is named at once, as a failing one
     is, rather than waited for again. Either way the store is then taken for down (see
-    :class:`~websearch_core.state.failsafe.FailSafeStore`), so that :func:`collect_status`
-    does not wait for it again.
+    :class:`~websearch_core.state.failsafe.FailSafeStore`) by the searches; what spares
+    :func:`collect_status` a second wait is the call still unanswered (it is known
+    silent), and a store that failed fast fails its first read as fast.
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
     silent = bypass_known_silent(inner)
@@ -571,7 +575,7 @@ async def state_problem(store: StateStore) -> str | None:
         with StoreWaitsWithin(STATE_WAIT_SECONDS):
             await inner.all_marks(time.time())
     except StateStoreError as exc:
-        FailSafeStore(inner).report_failure(exc)  # the status's reads need not wait again
+        FailSafeStore(inner).report_failure(exc)  # searches need not wait for it again
         return _with_repair_hint(exc, inner)
     return None
 

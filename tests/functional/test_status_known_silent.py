@@ -14,14 +14,20 @@ a loaded machine), which is no wait for the store: a table on a client of its ow
 its state in memory, has done that before the timed one.
 """
 
+import asyncio
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
-from tests.functional._locked_store import behind_a_held_lock, budgeted_brave_first
+from tests.functional._locked_store import (
+    behind_a_held_lock,
+    budgeted_brave_first,
+    write_lock_held,
+)
 from tests.functional._sim_helpers import SILENT
 from websearch_core import WebSearch
+from websearch_core.state import StateStore
 from websearch_core.status import STATE_WAIT_SECONDS, state_problem
 from websearch_core.testing import Simulator
 
@@ -68,3 +74,40 @@ async def test_the_status_does_not_pass_off_a_bypassed_store_as_readable(
             assert (await ws.search("rust tokio")).provider == "tavily"  # gave up on it
             problem = await state_problem(await ws.state())
     assert problem is not None and SILENT in problem
+
+
+async def _until_answered(store: StateStore) -> None:
+    """Return once no call this process gave up on is still waiting on ``store``.
+
+    An event, polled: the store says whether the call it gave up on has been answered
+    (``known_silent``); the outer 60 s only turns a store that never answers into a
+    failure instead of a hang.
+    """
+    async with asyncio.timeout(60):
+        while store.known_silent() is not None:
+            await asyncio.sleep(0.01)
+
+
+async def test_the_status_reads_a_store_that_answers_again_after_a_search_gave_up(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # A search that gave up on the store leaves it bypassed by searches for 30 s. The
+    # table read its rows through that bypass too: 120 searches at once on a loaded
+    # machine, one of them queued for more than its 1 s, and the table showed Brave's
+    # spent budget as 0 used and "ready" while the store answered in milliseconds.
+    async with Simulator(["brave", "tavily"]) as sim:
+        settings = budgeted_brave_first(
+            sim,
+            cache=False,
+            state_backend="sqlite",
+            state_dir=tmp_path,
+            state_wait_seconds=OPENING_WAIT_SECONDS,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            first = await ws.search("python asyncio")  # opens the store; Brave counted
+            with write_lock_held(locked_file):
+                gave_up = await ws.search("rust tokio")
+            await _until_answered(await ws.state())  # the lock is gone: the call ends
+            rows = {row.id: row for row in await ws.provider_status()}
+    assert (first.provider, gave_up.provider) == ("brave", "tavily")
+    assert rows["brave"].budget_used == 1 and rows["brave"].used_this_month == 1

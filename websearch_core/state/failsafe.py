@@ -35,7 +35,7 @@ from .base import (
     WriteHandedOverError,
 )
 
-__all__ = ["RETRY_AFTER", "FailSafeStore", "unchecked_grant"]
+__all__ = ["RETRY_AFTER", "FailSafeStore", "FreshLookStore", "unchecked_grant"]
 
 logger = logging.getLogger("websearch_core.state")
 _T = TypeVar("_T")
@@ -288,3 +288,35 @@ class FailSafeStore(StateStore):
             await self.inner.aclose()
         except StateStoreError as exc:
             logger.debug("web search state store failed to close: %s", exc)
+
+
+class FreshLookStore(FailSafeStore):
+    """A fail-safe view that asks the store anew, for a reader that shows what it holds now.
+
+    Searches leave a store that failed them alone for :data:`RETRY_AFTER` seconds, which
+    spares each of them a timeout; a reader that shows the state (the status table) must
+    not inherit that pause. Read through the plain view, the table showed every count as
+    0 and a spent budget as ``ready`` for 30 s after one search gave up on a store that
+    answered in milliseconds again (120 searches at once on a loaded machine, the last
+    queued behind the others for more than its 1 s). This view bypasses the store only
+    when it is made ``given_up`` (a store known silent: asking would queue behind the
+    call still unanswered) or once one of its own calls failed; that failure is taken
+    for the store's as any other wrapper's is, so searches leave it alone too.
+
+    Args:
+        inner: The real store.
+        given_up: Answer neutrally from the start, without asking.
+    """
+
+    def __init__(self, inner: StateStore, *, given_up: bool = False) -> None:
+        super().__init__(inner)
+        self._given_up = given_up
+
+    @property
+    def degraded(self) -> bool:
+        """Whether this view gave the store up: when made so, or after a call of its own failed."""
+        return self._given_up
+
+    def _failed(self, exc: StateStoreError) -> None:
+        self._given_up = True
+        super()._failed(exc)
