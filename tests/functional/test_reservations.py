@@ -194,13 +194,27 @@ async def test_without_its_state_store_the_ledger_still_paces_alone() -> None:
 
 
 async def test_a_cancelled_wait_gives_the_slot_back(any_state: dict[str, Any]) -> None:
+    # The waiter is looked at once it sleeps for its slot, an event: a fixed 0.2 s read
+    # its count before a store slow to answer (a loaded machine, Redis's two round trips
+    # on the store's thread) had counted it.
+    asleep_for_its_slot = asyncio.Event()
+
+    async def noted_sleep(seconds: float) -> None:
+        asleep_for_its_slot.set()
+        await asyncio.sleep(seconds)
+
     async with _store(any_state) as store:
         ledger = Ledger(
-            store, budgets={"brave": Budget(5, "month")}, rates={"brave": Rate(1, 60.0)}
+            store,
+            budgets={"brave": Budget(5, "month")},
+            rates={"brave": Rate(1, 60.0)},
+            sleep=noted_sleep,
         )
         await ledger.reserve(BRAVE, max_wait=120)  # takes the free slot at once
+        assert not asleep_for_its_slot.is_set()
         waiting = asyncio.create_task(ledger.reserve(BRAVE, max_wait=120))  # next: in 60 s
-        await asyncio.sleep(0.2)
+        async with asyncio.timeout(30):  # a waiter that never sleeps fails, not hangs
+            await asleep_for_its_slot.wait()
         assert not waiting.done()
         budget_period = ledger._windows("brave", time.time())[1].period
         assert await store.get_usage("brave", budget_period) == 2
