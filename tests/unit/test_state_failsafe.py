@@ -14,7 +14,7 @@ import pytest
 
 from websearch_core.state import MemoryStore, ProviderMark, StateStoreError, UsageWindow, failsafe
 from websearch_core.state.base import UsageGrant
-from websearch_core.state.failsafe import RETRY_AFTER, FailSafeStore
+from websearch_core.state.failsafe import RETRY_AFTER, FailSafeStore, FreshLookStore
 
 
 class FlakyStore(MemoryStore):
@@ -129,3 +129,23 @@ async def test_guard_the_first_failure_in_a_process_rests_the_store(
     inner.broken = False
     await store.reserve_unless_marked("brave", _month_only(), time.time())
     assert inner.asked == 1
+
+
+async def test_a_fresh_look_asks_a_store_searches_rest_and_gives_up_on_its_own_failure() -> None:
+    # The status table's view: a search's failure does not keep it from asking; its own
+    # failure makes it stop asking, and makes the searches rest the store as well.
+    inner = FlakyStore()
+    await FailSafeStore(inner).reserve_unless_marked("brave", _month_only(), time.time())
+    assert FailSafeStore(inner).degraded  # a search failed: searches rest the store
+    inner.broken = False
+    fresh = FreshLookStore(inner)
+    asked = await fresh.reserve_unless_marked("brave", _windows(), time.time())
+    assert (inner.asked, asked.counts) == (2, (1, 1))  # asked, and counted
+    inner.broken = True
+    await fresh.reserve_unless_marked("brave", _windows(), time.time())
+    inner.broken = False
+    after = await fresh.reserve_unless_marked("brave", _windows(), time.time())
+    assert (inner.asked, after.unchecked, fresh.degraded) == (3, True, True)
+    given_up = FreshLookStore(inner, given_up=True)  # a store known silent: never asked
+    await given_up.reserve_unless_marked("brave", _windows(), time.time())
+    assert inner.asked == 3
