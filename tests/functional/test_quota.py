@@ -308,8 +308,10 @@ async def test_request_budget_is_counted_and_enforced(sim: Simulator) -> None:
 
 
 async def test_authorization_failure_keeps_the_provider_out_for_a_while(sim: Simulator) -> None:
+    # An hour's cooldown: a 0.3 s one had to outlast two searches and the status table,
+    # and a loop descheduled for 0.35 s (a loaded machine) read the mark already gone.
     sim["brave"].enqueue(Fault.unauthorized())
-    async with _client(sim, cache=False, auth_cooldown_seconds=0.3) as ws:
+    async with _client(sim, cache=False, auth_cooldown_seconds=3600) as ws:
         await ws.run("python asyncio")
         await ws.run("python asyncio")
         rows = {row.id: row for row in await ws.provider_status()}
@@ -319,6 +321,15 @@ async def test_authorization_failure_keeps_the_provider_out_for_a_while(sim: Sim
         skip = await ws.run("python asyncio")
         assert skip.response.attempts[0].detail is not None
         assert skip.response.attempts[0].detail.endswith("; skipped without a request.")
+    assert requests_per_provider(sim)["brave"] == 1
+
+
+async def test_an_authorization_cooldown_ends(sim: Simulator) -> None:
+    # The counterpart: once its cooldown is over the provider is asked again. A late
+    # wake only lengthens the wait past the 0.3 s; a mark that never ends fails here.
+    sim["brave"].enqueue(Fault.unauthorized())
+    async with _client(sim, cache=False, auth_cooldown_seconds=0.3) as ws:
+        await ws.run("python asyncio")
         await asyncio.sleep(0.4)
         await ws.run("python asyncio")
     assert requests_per_provider(sim)["brave"] == 2
