@@ -240,11 +240,86 @@ def test_an_empty_value_before_an_operator_or_directive_takes_nothing(query: str
     assert not any(t.kind == "site" and t.raw.startswith(first.raw) for t in tokenize(query))
 
 
-@pytest.mark.parametrize("query", ["rust - java", "--verbose flag", "--filetype:pdf x", "a -- b"])
+@pytest.mark.parametrize("query", ["--verbose flag", "--filetype:pdf x", "a -- b"])
 def test_dashes_that_negate_no_phrase_or_directive_stay_text(query: str) -> None:
-    """Guard (passes before and after): a lone ``-`` before a word, a ``--flag``, and a
-    ``--filetype:`` (no negated file type here) stay words as typed."""
+    """Guard (passes before and after): a ``--flag``, a ``--filetype:`` (no negated file
+    type here) and a double dash alone stay words as typed."""
     assert [(t.kind, t.raw) for t in tokenize(query)] == [("text", w) for w in query.split()]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("rust - java", [("text", "rust"), ("text", "java")]),
+        ("rust - site:x.org", [("text", "rust"), ("site", "x.org")]),
+        ("rust -", [("text", "rust")]),
+    ],
+)
+def test_a_lone_dash_before_no_phrase_is_dropped(typed: str, read: list[tuple[str, str]]) -> None:
+    """Reference 6.2: ``- site:x`` with a space is not negated, and the dash goes."""
+    assert [(t.kind, t.value) for t in tokenize(typed)] == read
+
+
+def test_a_lone_dash_in_a_query_without_directives_still_goes_as_typed() -> None:
+    """Guard (passes before and after): nothing was recognised, so nothing is rewritten."""
+    params = SearchParams(query="rust - java")
+    assert plan_filters(params, info(FilterSupport(query=QUERY_OPERATORS))).params is params
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("(a OR b) c", [("text", "a"), ("or", "OR"), ("text", "b"), ("text", "c")]),
+        ("site:x.org (foo)", [("site", "x.org"), ("text", "foo")]),
+        ("((-site:x.org))", [("exclude_site", "x.org")]),
+        ('("a b" OR c)', [("phrase", "a b"), ("or", "OR"), ("text", "c")]),
+        ("f(x)) y", [("text", "f(x)"), ("text", "y")]),
+    ],
+)
+def test_parentheses_are_split_off_words_and_dropped(
+    typed: str, read: list[tuple[str, str]]
+) -> None:
+    """Reference 6.1/6.2: leading ``(`` and unbalanced trailing ``)`` are their own tokens,
+    which are dropped silently."""
+    assert [(t.kind, t.value) for t in tokenize(typed)] == read
+
+
+def test_a_site_path_with_balanced_parentheses_stays_one_token() -> None:
+    """Guard (passes before and after): ``)`` balanced inside the word is not split off."""
+    typed = "site:en.wikipedia.org/wiki/Rust_(programming_language)"
+    [token] = tokenize(typed)
+    assert (token.kind, token.raw, token.path) == (
+        "site",
+        typed,
+        "/wiki/rust_(programming_language)",
+    )
+
+
+def test_an_empty_value_takes_no_parenthesis() -> None:
+    """Guard (passes before and after): ``site: (x.org)`` is an operator after an empty value."""
+    assert [t.kind for t in tokenize("site: (x.org)")] == ["text", "text"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "sent"),
+    [
+        ("(rust OR go) tutorial site:x.org", "(rust OR go) tutorial site:x.org"),
+        ("site:x.org (tutorial)", "tutorial site:x.org"),
+        ("(site:a.org OR site:b.org) rust", "rust (site:a.org OR site:b.org)"),
+        ("site:a.org OR site:b.org rust", "rust (site:a.org OR site:b.org)"),
+    ],
+)
+def test_parentheses_go_and_an_or_between_directives_leaves_the_words(
+    typed: str, sent: str
+) -> None:
+    plan = plan_filters(SearchParams(query=typed), info(FilterSupport(query=QUERY_OPERATORS)))
+    assert plan.params.query == sent
+
+
+def test_parentheses_alone_are_no_directive_and_the_query_goes_as_typed() -> None:
+    """Guard (passes before and after): parens do not set the reference's hasDirectives."""
+    params = SearchParams(query="(rust) tutorial")
+    assert plan_filters(params, info(FilterSupport(query=QUERY_OPERATORS))).params is params
 
 
 # --- merging -----------------------------------------------------------------------------------

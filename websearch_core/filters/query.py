@@ -8,8 +8,10 @@ reference's parser reads: ``url:``, ``title:``, ``inbody:``, ``inanchor:``, and 
 reference's boolean operators (section 6.2): ``NOT`` / ``!`` before a term or directive
 negate it (``NOT site:x`` is ``-site:x``), ``|`` and ``||`` are ``OR``, ``AND`` and ``&&``
 go (every word is wanted anyway), ``+term`` is an exact phrase; an empty value takes the
-next token (``site: example.com``), a lone ``-`` negates the quoted phrase after it, and
-``--site:x`` is ``-site:x``. A model writes
+next token (``site: example.com``), a lone ``-`` negates the quoted phrase after it (and
+goes before anything else), ``--site:x`` is ``-site:x``, and parentheses are split off the
+words and dropped (6.1: ``(a OR b)`` is ``a OR b``; a ``)`` balanced in its word stays, as
+in ``site:en.wikipedia.org/wiki/Rust_(programming_language)``). A model writes
 constraints the way it has seen people write them, so the query is where they arrive. A
 token that only looks like a directive (``after:lunch``, ``site:`` with no domain,
 ``intitle:`` with no words, ``!important``, ``AND`` with no word on one side) stays plain
@@ -54,10 +56,11 @@ TokenKind = Literal[
 ]
 
 _WORDS_IN_NAMES: Final = "inurl|url|intitle|title|intext|inbody|inanchor"
-_TOKEN: Final = re.compile(r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"|(?P<word>\S+)')
-"""A ``"phrase"`` or a word."""
+_TOKEN: Final = re.compile(r'(?P<open>\(+)|(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"|(?P<word>\S+)')
+"""Opening parentheses, a ``"phrase"`` or a word: a word's leading ``(`` are split off
+(reference 6.1), so ``("a b" OR c)`` reads its phrase."""
 _TOKEN_OR_QUOTED_VALUE: Final = re.compile(
-    r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"'
+    r'(?P<open>\(+)|(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"'
     rf'|(?P<named>-?(?i:{_WORDS_IN_NAMES}):)"(?P<quoted>[^"]*[^"\s][^"]*)"'
     r"|(?P<word>\S+)"
 )
@@ -128,6 +131,8 @@ _EXTENSION: Final = re.compile(r"^\.?([a-z0-9]{1,10})$", re.IGNORECASE)
 _EXCLUDED_TERM: Final = re.compile(r"^-([^\W\d_][\w.'+#-]+)$")
 _REQUIRED_TERM: Final = re.compile(r"^\+([^\W\d_][\w.'+#-]+)$")
 """``+term``: the reference reads it as an exact phrase (Google's old required word)."""
+_PARENS: Final = frozenset({"(", ")"})
+"""Split off words (reference 6.1) and then dropped: they group nothing here (6.2)."""
 _OR_WORDS: Final = frozenset({"OR", "|", "||"})
 _AND_WORDS: Final = frozenset({"AND", "&&"})
 _NOT_WORDS: Final = frozenset({"NOT", "!"})
@@ -344,10 +349,12 @@ def _adopted(token: Token, following: Token) -> Token | None:
         if following.kind == "phrase" and following.raw.startswith('"'):
             return Token("exclude_term", following.value, f"-{following.raw}")
         return None
+    if following.raw in _PARENS:
+        return None
     empty = _EMPTY_VALUE.match(token.raw)
     if empty is None or following.kind not in ("text", "phrase"):
         return None
-    if following.raw in _NOT_WORDS or following.raw in ("(", ")"):
+    if following.raw in _NOT_WORDS:
         return None
     if following.kind == "phrase":
         if empty["key"].lower() not in _WORDS_IN:
@@ -357,7 +364,11 @@ def _adopted(token: Token, following: Token) -> Token | None:
 
 
 def _read_empty_values(tokens: list[Token]) -> list[Token]:
-    """``tokens`` with each ``site:`` or lone ``-`` joined to what follows, where it may."""
+    """``tokens`` with each ``site:`` or lone ``-`` joined to what follows, where it may.
+
+    A lone ``-`` that negates no phrase goes (reference 6.2: ``- site:x`` is ``site:x``,
+    ``- java`` is ``java``); a query left with no directive is still sent as typed.
+    """
     read: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -369,8 +380,25 @@ def _read_empty_values(tokens: list[Token]) -> list[Token]:
                 read.append(joined)
                 index += 1
                 continue
-        read.append(token)
+        if token.kind != "text" or token.raw != "-":
+            read.append(token)
     return read
+
+
+def _closing_split(word: str) -> tuple[str, int]:
+    """``word`` without the trailing ``)`` it does not open, and how many there were.
+
+    The reference (6.1) splits off a trailing ``)`` only while it is unbalanced in the
+    word, so ``site:en.wikipedia.org/wiki/Rust_(programming_language)`` stays one token.
+
+    Examples:
+        >>> _closing_split("b))"), _closing_split("Rust_(lang)"), _closing_split("f(x))")
+        (('b', 2), ('Rust_(lang)', 0), ('f(x)', 1))
+    """
+    kept = word
+    while kept.endswith(")") and kept.count(")") > kept.count("("):
+        kept = kept[:-1]
+    return kept, len(word) - len(kept)
 
 
 def _read_operators(tokens: list[Token]) -> tuple[Token, ...]:
@@ -412,8 +440,12 @@ def tokenize(query: str) -> tuple[Token, ...]:
     tokens: list[Token] = []
     quoted_values = ':"' in query
     split_values = False
+    parens = False
     for match in (_TOKEN_OR_QUOTED_VALUE if quoted_values else _TOKEN).finditer(query):
-        if match["phrase"] is not None:
+        if match["open"] is not None:
+            parens = True
+            tokens.extend(Token("text", "(", "(") for _ in match["open"])
+        elif match["phrase"] is not None:
             phrase = " ".join(match["phrase"].split())
             kind: TokenKind = "exclude_term" if match["neg"] else "phrase"
             tokens.append(Token(kind, phrase, match.group(0)))
@@ -421,10 +453,19 @@ def tokenize(query: str) -> tuple[Token, ...]:
             value = " ".join(match["quoted"].split())
             tokens.append(_words_in(match["named"], value, match.group(0)))
         else:
-            word = match["word"]
+            word, closing = match["word"], 0
+            if word.endswith(")"):
+                word, closing = _closing_split(word)
+                parens = parens or closing > 0
             split_values = split_values or word == "-" or word.endswith(":")
-            tokens.append(_word(word))
-    return _read_operators(_read_empty_values(tokens) if split_values else tokens)
+            if word:
+                tokens.append(_word(word))
+            tokens.extend(Token("text", ")", ")") for _ in range(closing))
+    if split_values:
+        tokens = _read_empty_values(tokens)  # before the parentheses go: they end a value
+    if parens:
+        tokens = [t for t in tokens if t.kind != "text" or t.raw not in _PARENS]
+    return _read_operators(tokens)
 
 
 def date_bounds(

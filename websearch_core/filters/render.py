@@ -108,13 +108,24 @@ def _word(token: Token, style: QueryStyle) -> str | None:
     return token.raw if style.reads("exclude_terms") else None
 
 
+def _beside_directive(tokens: tuple[Token, ...], index: int) -> bool:
+    """Whether the ``OR`` at ``index`` joins a directive.
+
+    ``site:a OR site:b`` (typed in parentheses or not) goes as the directives' own group,
+    so the ``OR`` leaves the words.
+    """
+    neighbours = tokens[max(index - 1, 0) : index] + tokens[index + 1 : index + 2]
+    return any(t.kind not in _TERMS and t.kind not in ("or", "and") for t in neighbours)
+
+
 def _items(tokens: tuple[Token, ...], style: QueryStyle) -> list[tuple[str, str]]:
     """Each word sent and ``OR``, in order: ``("or" | "wanted" | "unwanted", text)``."""
     items: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
-    for token in tokens:
+    for index, token in enumerate(tokens):
         if token.kind == "or":
-            items.append(("or", token.raw))
+            if not _beside_directive(tokens, index):
+                items.append(("or", token.raw))
             continue
         if token.kind not in _TERMS or (token.kind != "text" and (token.kind, token.value) in seen):
             continue  # a directive goes after the words; a phrase typed twice goes once
