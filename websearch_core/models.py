@@ -23,6 +23,7 @@ from pydantic import (
 from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
 from .content.models import PageContent
+from .language_tags import canonical_tag, is_language_tag
 from .meant_names import named_field_extras
 
 __all__ = [
@@ -96,26 +97,7 @@ FilterWay = Literal["native", "query", "post", "ignored"]
 
 _StrictCount = Annotated[int, Field(strict=True, ge=1, le=100)]
 _DOMAIN = re.compile(r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$")
-_LANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")
-
-
-def _canonical_tag(value: str) -> str:
-    """``en_US``, ``EN``, ``en-us`` -> ``en-US``, ``en``: the casing BCP 47 recommends.
-
-    Models and shells write locales every way; providers map the canonical form to their own
-    codes (a region where they want one, the language where they want that).
-    """
-    parts = value.strip().replace("_", "-").split("-")
-    canonical = [parts[0].lower()]
-    for part in parts[1:]:
-        if len(part) == 2 and part.isalpha():
-            canonical.append(part.upper())
-        elif len(part) == 4 and part.isalpha():
-            canonical.append(part.title())
-        else:
-            canonical.append(part.lower())
-    return "-".join(canonical)
 
 
 class _Frozen(BaseModel):
@@ -186,8 +168,8 @@ class SearchParams(_Frozen):
         if value is not None and value.strip().lower() == "auto":
             return None  # "let the provider decide", as SearXNG and the config file say it
         if value is not None:
-            value = _canonical_tag(value)
-        if value is not None and not _LANGUAGE.match(value):
+            value = canonical_tag(value)
+        if value is not None and not is_language_tag(value):
             raise ValueError(
                 f"language must be a BCP 47 tag such as 'en' or 'pt-BR', got {value!r}"
             )

@@ -11,6 +11,7 @@ ones do, and what they trust the engine with holds on their answers too.
 
 import base64
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -213,6 +214,7 @@ CASES = (
         passes=lambda page: page.url.startswith("https://github.com/laravel/laravel"),
         label="site_path",
     ),
+    Case("language", f"{QUERY} lang:pt_BR", directive="lang:", label="lang_directive"),
 )
 
 
@@ -422,6 +424,26 @@ async def test_a_filter_every_result_met_is_not_named_when_another_dropped_them(
     assert result.error == (
         f"Bing returned no results matching the filters (date_before dropped {len(on_site)})."
     )
+
+
+@pytest.mark.parametrize("provider_id", ENGINES)
+async def test_a_lang_directive_is_sent_as_the_language_parameter_is(
+    sim: Simulator, provider_id: str
+) -> None:
+    """``lang:`` sets the search's language (reference 6.2/6.5): on the wire the same as
+    ``language=`` (Perplexity's, TinyFish's, SearXNG's, DuckDuckGo's fields...), and the
+    directive leaves the query for every provider."""
+    _, passed = await _search(sim, provider_id, Case("language", params={"language": "pt-BR"}))
+    _, typed = await _search(sim, provider_id, Case("language", f"-language:PT_br {QUERY}"))
+    assert _steady(typed) == _steady(passed)
+
+
+_REQUEST_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _steady(wire: str) -> str:
+    """``wire`` without the ids made anew for each request (a JSON-RPC call's UUID)."""
+    return _REQUEST_ID.sub("<id>", wire)
 
 
 ANSWER_ENGINES = tuple(pid for pid in ENGINES if get_provider(pid).info.kind == "answer")

@@ -322,6 +322,35 @@ def test_parentheses_alone_are_no_directive_and_the_query_goes_as_typed() -> Non
     assert plan_filters(params, info(FilterSupport(query=QUERY_OPERATORS))).params is params
 
 
+@pytest.mark.parametrize(
+    ("typed", "tag"),
+    [
+        ("lang:de", "de"),
+        ("language:PT_br", "pt-BR"),
+        ("-lang:fr", "fr"),  # negation is ignored (reference 6.2)
+        ("NOT lang:fr", "fr"),
+        ("lang: es", "es"),
+    ],
+)
+def test_a_lang_directive_sets_the_language_and_leaves_the_query(typed: str, tag: str) -> None:
+    plan = plan_filters(SearchParams(query=f"rust {typed} guide"), info(FilterSupport()))
+    assert (plan.params.language, plan.params.query) == (tag, "rust guide")
+    assert plan.ways == {"language": ("ignored",)}  # not a constraint: never checked here
+
+
+@pytest.mark.parametrize("typed", ["lang:rust", "lang:auto", "language:1337"])
+def test_a_lang_value_that_is_no_language_tag_stays_a_word(typed: str) -> None:
+    """Guard (passes before and after): what the ``language`` field refuses is no ``lang:``."""
+    assert [(t.kind, t.raw) for t in tokenize(f"x {typed}")] == [("text", "x"), ("text", typed)]
+
+
+def test_a_language_passed_wins_over_a_lang_directive() -> None:
+    params = SearchParams(query="rust lang:de", language="fr")
+    plan = plan_filters(params, info(FilterSupport(native=frozenset({"language"}))))
+    assert (plan.params.language, plan.params.query) == ("fr", "rust")
+    assert requested_filters(SearchParams(query="lang:de rust lang:it")).language == "de"
+
+
 # --- merging -----------------------------------------------------------------------------------
 
 

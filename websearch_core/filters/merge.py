@@ -2,7 +2,9 @@
 
 A program may pass ``include_domains`` while the model writes ``site:`` in the same query;
 both are the caller's wish, so both count: domains, phrases and terms are joined, and
-of two date bounds the narrower wins.
+of two date bounds the narrower wins. A search has one language: a ``language`` passed
+wins over a ``lang:`` typed in the query (the program's setting is deliberate, the model's
+directive a guess), and of several ``lang:`` the first typed counts.
 """
 
 from collections.abc import Iterable
@@ -102,7 +104,7 @@ def requested_filters(params: SearchParams) -> RequestedFilters:
         date_after=date_after,
         date_before=date_before,
         recency=params.recency,
-        language=params.language,
+        language=params.language or next(iter(typed("lang")), None),
         country=params.country,
         phrase=_unique(typed("phrase")),
         exclude_terms=_unique(typed("exclude_term")),

@@ -172,6 +172,7 @@ def plan_filters(
         "exclude_domains": wanted.exclude_domains,
         "date_after": wanted.date_after,
         "date_before": wanted.date_before,
+        "language": wanted.language,  # a ``lang:`` directive's, when none was passed
     }
     result_cap: int | None = None
     post_only = any(applied == ("post",) for applied in ways.values())

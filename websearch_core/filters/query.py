@@ -26,6 +26,8 @@ from types import MappingProxyType
 from typing import Final, Literal
 from urllib.parse import urlsplit
 
+from ..language_tags import language_tag
+
 __all__ = [
     "DIRECTIVE_ARGUMENTS",
     "Token",
@@ -53,6 +55,7 @@ TokenKind = Literal[
     "exclude_in_title",
     "in_text",
     "exclude_in_text",
+    "lang",
 ]
 
 _WORDS_IN_NAMES: Final = "inurl|url|intitle|title|intext|inbody|inanchor"
@@ -66,7 +69,9 @@ _TOKEN_OR_QUOTED_VALUE: Final = re.compile(
 )
 """:data:`_TOKEN`, or a words-in directive with a quoted value (``intitle:"error
 handling"``): used only on a query holding ``:"``, as it takes twice the time."""
-_NAMES: Final = rf"site|domain|host|after|since|before|until|filetype|ext|{_WORDS_IN_NAMES}"
+_NAMES: Final = (
+    rf"site|domain|host|after|since|before|until|filetype|ext|lang|language|{_WORDS_IN_NAMES}"
+)
 _DIRECTIVE: Final = re.compile(
     rf"^(?P<neg>-?)(?P<key>{_NAMES}):(?P<value>\S+)$",
     re.IGNORECASE,
@@ -74,9 +79,10 @@ _DIRECTIVE: Final = re.compile(
 _EMPTY_VALUE: Final = re.compile(rf"^-?(?P<key>{_NAMES}):$", re.IGNORECASE)
 """A directive typed with a space before its value (``site: example.com``)."""
 _SAME_AS: Final[Mapping[str, str]] = MappingProxyType(
-    {"domain": "site", "host": "site", "since": "after", "until": "before"}
+    {"domain": "site", "host": "site", "since": "after", "until": "before", "language": "lang"}
 )
-"""The behaviour reference's other names for ``site:``, ``after:`` and ``before:`` (6.2)."""
+"""The behaviour reference's other names for ``site:``, ``after:``, ``before:``, ``lang:``
+(6.2)."""
 _WORDS_IN: Final[Mapping[str, tuple[TokenKind, TokenKind]]] = MappingProxyType(
     {
         "inurl": ("in_url", "exclude_in_url"),
@@ -281,6 +287,11 @@ def _directive(word: str) -> Token | None:
         day = parse_date_value(value, end=key == "before")
         kind: TokenKind = "after" if key == "after" else "before"
         return None if day is None else Token(kind, day.isoformat(), word)
+    if key == "lang":
+        # The search's ``language``, canonical (``pt_br``: ``pt-BR``); a dash is ignored
+        # (reference 6.2), and a value that is no tag (``lang:rust``) stays a word.
+        tag = language_tag(value)
+        return None if tag is None else Token("lang", tag, word)
     if negated:
         return None  # ``-filetype:``: no such thing here
     extension = _EXTENSION.match(value)
@@ -330,7 +341,7 @@ def _negated(operator: Token, token: Token) -> tuple[Token, ...]:
         excluded = _EXCLUDED_TERM.match(f"-{token.raw}")
         if excluded is not None:
             return (Token("exclude_term", excluded[1], f"-{token.raw}"),)
-    if token.kind in ("after", "before"):
+    if token.kind in ("after", "before", "lang"):
         return (token,)
     if token.kind == "filetype":
         return (word, Token("text", token.raw, token.raw))

@@ -1,0 +1,53 @@
+"""Language tags as the search parameter and the query's ``lang:`` directive both read them.
+
+One place, so ``language="pt_br"`` and ``lang:pt_br`` in the query reach a provider as the
+same canonical tag (``pt-BR``), and what one refuses the other does not read. A leaf module:
+:mod:`websearch_core.models` and :mod:`websearch_core.filters.query` both import it.
+"""
+
+import re
+from typing import Final
+
+__all__ = ["canonical_tag", "is_language_tag", "language_tag"]
+
+_LANGUAGE: Final = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
+
+
+def canonical_tag(value: str) -> str:
+    """``en_US``, ``EN``, ``en-us`` -> ``en-US``, ``en``: the casing BCP 47 recommends.
+
+    Models and shells write locales every way; providers map the canonical form to their own
+    codes (a region where they want one, the language where they want that).
+
+    Examples:
+        >>> canonical_tag("PT_br"), canonical_tag("zh-HANS-cn")
+        ('pt-BR', 'zh-Hans-CN')
+    """
+    parts = value.strip().replace("_", "-").split("-")
+    canonical = [parts[0].lower()]
+    for part in parts[1:]:
+        if len(part) == 2 and part.isalpha():
+            canonical.append(part.upper())
+        elif len(part) == 4 and part.isalpha():
+            canonical.append(part.title())
+        else:
+            canonical.append(part.lower())
+    return "-".join(canonical)
+
+
+def is_language_tag(value: str) -> bool:
+    """Whether ``value`` (already canonical) has the shape of a BCP 47 tag."""
+    return _LANGUAGE.match(value) is not None
+
+
+def language_tag(value: str) -> str | None:
+    """``value`` as a canonical tag, or ``None`` when it is no tag (or ``auto``).
+
+    Examples:
+        >>> language_tag("DE"), language_tag("auto"), language_tag("1337") is None
+        ('de', None, True)
+    """
+    if value.strip().lower() == "auto":
+        return None
+    tag = canonical_tag(value)
+    return tag if is_language_tag(tag) else None
