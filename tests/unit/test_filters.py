@@ -100,7 +100,7 @@ def test_words_in_directives_and_their_aliases_are_read_with_the_words_asked_for
     ]
 
 
-@pytest.mark.parametrize("word", ["inurl:", "-intitle:", 'intext:""', "allintitle:x", "urls:x"])
+@pytest.mark.parametrize("word", ["inurl:", "-intitle:", 'intext:""', "allintitles:x", "urls:x"])
 def test_a_words_in_directive_without_words_stays_text(word: str) -> None:
     assert [t.kind for t in tokenize(word)] == ["text"]
 
@@ -349,6 +349,35 @@ def test_a_language_passed_wins_over_a_lang_directive() -> None:
     plan = plan_filters(params, info(FilterSupport(native=frozenset({"language"}))))
     assert (plan.params.language, plan.params.query) == ("fr", "rust")
     assert requested_filters(SearchParams(query="lang:de rust lang:it")).language == "de"
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        (
+            "allintitle:rust error -faq",
+            [("in_title", "rust"), ("in_title", "error"), ("exclude_in_title", "faq")],
+        ),
+        ("allinurl: docs api", [("in_url", "docs"), ("in_url", "api")]),
+        (
+            'allintext:"borrow checker" site:x.org lifetimes',
+            [("in_text", "borrow checker"), ("site", "x.org"), ("in_text", "lifetimes")],
+        ),
+        ("guide allintitle: OR faq", [("text", "guide"), ("or", "OR"), ("in_title", "faq")]),
+    ],
+)
+def test_an_allin_directive_takes_the_words_after_it(
+    typed: str, read: list[tuple[str, str]]
+) -> None:
+    """Reference 6.2's all mode: its value and every plain word after it go in its field."""
+    assert [(t.kind, t.value) for t in tokenize(typed)] == read
+
+
+def test_an_allin_query_is_sent_as_one_directive_per_word() -> None:
+    plan = plan_filters(
+        SearchParams(query="allintitle:rust error -faq"), info(FilterSupport(query=QUERY_OPERATORS))
+    )
+    assert plan.params.query == "intitle:rust intitle:error -intitle:faq"
 
 
 # --- merging -----------------------------------------------------------------------------------

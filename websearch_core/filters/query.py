@@ -58,7 +58,9 @@ TokenKind = Literal[
     "lang",
 ]
 
-_WORDS_IN_NAMES: Final = "inurl|url|intitle|title|intext|inbody|inanchor"
+_WORDS_IN_NAMES: Final = (
+    "inurl|url|intitle|title|intext|inbody|inanchor|allintitle|allinurl|allintext"
+)
 _TOKEN: Final = re.compile(r'(?P<open>\(+)|(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"|(?P<word>\S+)')
 """Opening parentheses, a ``"phrase"`` or a word: a word's leading ``(`` are split off
 (reference 6.1), so ``("a b" OR c)`` reads its phrase."""
@@ -92,11 +94,19 @@ _WORDS_IN: Final[Mapping[str, tuple[TokenKind, TokenKind]]] = MappingProxyType(
         "intext": ("in_text", "exclude_in_text"),
         "inbody": ("in_text", "exclude_in_text"),
         "inanchor": ("in_text", "exclude_in_text"),
+        "allintitle": ("in_title", "exclude_in_title"),
+        "allinurl": ("in_url", "exclude_in_url"),
+        "allintext": ("in_text", "exclude_in_text"),
     }
 )
 """The directives that ask for words in one part of a page, by the name typed: the token
 kind when wanted, and when negated. The names and aliases are the behaviour reference's
-(section 6.2); ``inanchor:`` (the words of links to the page) counts as the page's text."""
+(section 6.2); ``inanchor:`` (the words of links to the page) counts as the page's text.
+The ``allin`` names (:data:`_ALL_MODES`) also take the words that follow them."""
+_ALL_MODES: Final = frozenset({"allintitle", "allinurl", "allintext"})
+"""Reference 6.2's "all mode": ``allintitle:a b -c`` asks for ``a`` and ``b`` in the
+title and not ``c``; every plain word after the directive goes into its field."""
+_ALL_MODE_NAME: Final = re.compile(r"allin(?:title|url|text):", re.IGNORECASE)
 _SITE: Final = "site:<domain>"
 _NOT_SITE: Final = "-site:<domain>"
 _AFTER: Final = "after:<YYYY-MM-DD>"
@@ -439,6 +449,33 @@ def _read_operators(tokens: list[Token]) -> tuple[Token, ...]:
     )
 
 
+def _read_all_modes(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
+    """``tokens`` with the words after an ``allintitle:`` moved into its field.
+
+    So for ``allinurl:`` and ``allintext:``: a word or phrase after it is wanted in that
+    field, a ``-term`` unwanted there.
+
+    The directive's own value, if any, is already a token of that field; one typed with
+    nothing to take (``allintitle:`` before an ``OR``) only opens the mode. A later
+    ``allin`` directive opens its own; other directives and operators stay as read.
+    """
+    read: list[Token] = []
+    mode: tuple[TokenKind, TokenKind] | None = None
+    for token in tokens:
+        name = token.raw.partition(":")[0].lower()
+        if name in _ALL_MODES:
+            mode = _WORDS_IN[name]
+            if token.kind != "text":
+                read.append(token)
+            continue
+        if mode is not None and token.kind in ("text", "phrase", "exclude_term"):
+            kind = mode[1] if token.kind == "exclude_term" else mode[0]
+            read.append(Token(kind, token.value, token.raw))
+            continue
+        read.append(token)
+    return tuple(read)
+
+
 def tokenize(query: str) -> tuple[Token, ...]:
     """Split a query into text and directives, in the order typed.
 
@@ -476,7 +513,8 @@ def tokenize(query: str) -> tuple[Token, ...]:
         tokens = _read_empty_values(tokens)  # before the parentheses go: they end a value
     if parens:
         tokens = [t for t in tokens if t.kind != "text" or t.raw not in _PARENS]
-    return _read_operators(tokens)
+    read = _read_operators(tokens)
+    return _read_all_modes(read) if _ALL_MODE_NAME.search(query) else read
 
 
 def date_bounds(
