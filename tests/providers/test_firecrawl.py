@@ -206,7 +206,7 @@ def test_with_both_lists_only_the_included_one_goes_as_a_field() -> None:
 def test_a_v1_base_gets_the_lists_as_site_operators_in_the_query() -> None:
     include = request_body(SearchParams(query="rust", include_domains=("a.com", "b.org")), v1=True)
     exclude = request_body(SearchParams(query="rust", exclude_domains=("c.net",)), v1=True)
-    assert include["query"] == "rust site:a.com OR site:b.org"
+    assert include["query"] == "rust (site:a.com OR site:b.org)"  # reference 6.3's group
     assert exclude["query"] == "rust -site:c.net"
     assert not {"includeDomains", "excludeDomains"} & (include.keys() | exclude.keys())
 

@@ -20,7 +20,7 @@ from ..models import FilterName, FilterWay
 from .merge import RequestedFilters
 from .query import Token
 
-__all__ = ["QueryStyle", "render_query", "sites_sent"]
+__all__ = ["QueryStyle", "render_query", "site_operators", "sites_sent"]
 
 _TERMS: Final = frozenset({"text", "phrase", "exclude_term"})
 """Token kinds that are words of the query rather than directives."""
@@ -97,6 +97,18 @@ def _any_of(operator: str, values: Iterable[str], reads_or: bool) -> list[str]:
     if len(written) < 2:
         return written
     return [f"({' OR '.join(written)})" if reads_or else " OR ".join(written)]
+
+
+def site_operators(include: Iterable[str], exclude: Iterable[str]) -> list[str]:
+    """``(site:a OR site:b)`` and ``-site:c``, for a provider that reads ``OR``.
+
+    For one that takes domain lists in its text outside a plan (Firecrawl's ``/v1`` base).
+
+    Example:
+        >>> site_operators(["a.com", "b.org"], ["c.net"])
+        ['(site:a.com OR site:b.org)', '-site:c.net']
+    """
+    return [*_any_of("site:", include, True), *(f"-site:{domain}" for domain in exclude)]
 
 
 def _word(token: Token, style: QueryStyle) -> str | None:

@@ -13,6 +13,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ..filters import QUERY_OPERATORS, FilterSupport
+from ..filters.render import site_operators
 from ..models import FilterName, SearchParams
 from ._json_api import GOOGLE_TBS_RECENCY, first_env, url_override
 from .base import clamp_count
@@ -134,14 +135,13 @@ def _written_domains(params: SearchParams, sent: frozenset[FilterName]) -> str:
     """``params.query`` with the ``sent`` lists written as ``site:`` / ``-site:`` (pure).
 
     For a ``/v1`` base, whose search body has no domain fields in the v2 schema's sense:
-    the lists go where v1 reads them, the query operators.
+    the lists go where v1 reads them, the query operators: several sites as one
+    ``(site:a OR site:b)`` group (reference 6.3; Firecrawl's query is Google's syntax,
+    which reads ``OR``), as the renderer writes them for every provider.
     """
-    words = [params.query]
-    if "include_domains" in sent:
-        words.append(" OR ".join(f"site:{domain}" for domain in params.include_domains))
-    if "exclude_domains" in sent:
-        words.extend(f"-site:{domain}" for domain in params.exclude_domains)
-    return " ".join(words)
+    include = params.include_domains if "include_domains" in sent else ()
+    exclude = params.exclude_domains if "exclude_domains" in sent else ()
+    return " ".join([params.query, *site_operators(include, exclude)])
 
 
 def request_body(params: SearchParams, *, v1: bool = False) -> dict[str, Any]:
