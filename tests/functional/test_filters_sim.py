@@ -77,6 +77,9 @@ class Case:
     """Whether passing depends on the date (an undated page then always passes)."""
     label: str | None = None
     """The test id, where the filter is asked another way than its usual directive."""
+    unsent: str | None = None
+    """Text that must reach the provider only inside ``directive`` (a path ``-site:``'s
+    host: in a native list it would exclude the whole site)."""
 
 
 def _after(days: int) -> Callable[[Page], bool]:
@@ -214,6 +217,14 @@ CASES = (
         passes=lambda page: page.url.startswith("https://github.com/laravel/laravel"),
         label="site_path",
     ),
+    Case(
+        "exclude_domains",
+        f"{QUERY} -site:github.com/laravel/laravel",
+        directive="-site:github.com/laravel/laravel",
+        passes=lambda page: not page.url.startswith("https://github.com/laravel/laravel"),
+        label="exclude_site_path",
+        unsent="github.com",
+    ),
     Case("language", f"{QUERY} lang:pt_BR", directive="lang:", label="lang_directive"),
 )
 
@@ -240,8 +251,12 @@ def _wire(requests: list[RecordedRequest]) -> str:
 def _expected_ways(provider_id: str, case: Case) -> tuple[str, ...]:
     """What the provider's declaration promises for ``case``, read from its INFO."""
     support = get_provider(provider_id).info.filters
+    if case.label == "site_path" and "in_url" in support.demoted:
+        return ("post",)  # an HTML engine gets it as a word (reference 6.4), as its inurl:
     recency = case.params.get("recency")
     way = None if recency is not None and recency not in support.recency else support.way(case.name)
+    if case.unsent is not None and way == "native":
+        way = "query" if case.name in support.query_fallback else None  # hosts only there
     # An answer engine's sources are checked here for domains only (its answer is written
     # from them); what it can neither be sent nor checked on is ignored. No result holds
     # its page's whole text, so intext: is never checked here.
@@ -352,6 +367,8 @@ def _assert_request(case: Case, ways: tuple[str, ...], wire: str, baseline_wire:
     elif case.directive is not None:
         assert case.directive not in wire
         assert QUERY in wire
+    if case.unsent is not None:
+        assert case.unsent not in wire.replace(case.directive or case.unsent, "")
 
 
 def _assert_results(

@@ -705,6 +705,67 @@ def test_a_site_with_a_path_keeps_only_urls_under_that_path() -> None:
     assert wanted.include_domains == ("github.com",)  # engines and APIs get the host
 
 
+@pytest.mark.parametrize("typed", ["-site:GitHub.com/Foo/", "NOT site:github.com/foo"])
+def test_an_excluded_site_with_a_path_drops_only_urls_under_that_path(typed: str) -> None:
+    """Reference 6.6 matchesSite with a path: ``-site:github.com/foo`` keeps the rest of
+    github.com (before, the whole host was dropped)."""
+    wanted = requested_filters(SearchParams(query=f"sdk {typed}"))
+    sources = [
+        source("https://github.com/foo/sdk"),
+        source("https://docs.github.com/FOO"),
+        source("https://github.com/bar/sdk"),
+        source("https://gitlab.com/foo/sdk"),
+    ]
+    kept = post_filter(sources, wanted, frozenset({"exclude_domains"}))
+    assert [s.url for s in kept.sources] == [
+        "https://github.com/bar/sdk",
+        "https://gitlab.com/foo/sdk",
+    ]
+    assert wanted.exclude_domains == ()  # no host to send a native list
+
+
+def test_an_excluded_path_is_written_where_the_text_reads_site_and_checked_elsewhere() -> None:
+    typed = "sdk -site:github.com/foo -site:x.com"
+    engine = plan_filters(SearchParams(query=typed), info(FilterSupport(query=QUERY_OPERATORS)))
+    assert engine.params.query == "sdk -site:x.com -site:github.com/foo"
+    native = FilterSupport(native=frozenset({"exclude_domains"}))
+    api = plan_filters(
+        SearchParams(query=typed), info(native, frozenset({"query", "exclude_domains"}))
+    )
+    assert (api.params.query, api.params.exclude_domains) == ("sdk", ("x.com",))
+    response = SearchResponse(
+        provider="example",
+        sources=(source("https://github.com/foo/1"), source("https://github.com/bar/2")),
+    )
+    filtered = apply_plan(api, response)
+    assert [s.url for s in filtered.sources] == ["https://github.com/bar/2"]
+    assert [(f.value, f.applied) for f in filtered.filters] == [
+        ("x.com", ("native", "post")),
+        ("github.com/foo", ("post",)),  # no field carried it: only the check applied it
+    ]
+
+
+def test_the_record_names_a_path_site_and_how_an_html_engine_got_it() -> None:
+    """An HTML engine gets a path site as a word, as its ``inurl:``: recorded ``post``
+    (checked here), never ``query`` (no operator); an API sent its host keeps its way."""
+    typed = "sdk site:github.com/anthropics site:docs.rs"
+    response = SearchResponse(
+        provider="example",
+        sources=(source("https://github.com/anthropics/x"), source("https://docs.rs/y")),
+    )
+    scraper = info(FilterSupport(query=SCRAPER_OPERATORS, demoted=frozenset({"in_url"})))
+    scraped = apply_plan(plan_filters(SearchParams(query=typed), scraper), response)
+    assert [(f.value, f.applied) for f in scraped.filters] == [
+        ("github.com/anthropics", ("post",)),
+        ("docs.rs", ("query", "post")),
+    ]
+    api = plan_filters(SearchParams(query=typed), info(FilterSupport(query=QUERY_OPERATORS)))
+    assert [(f.value, f.applied) for f in apply_plan(api, response).filters] == [
+        ("github.com/anthropics", ("query", "post")),
+        ("docs.rs", ("query", "post")),
+    ]
+
+
 def test_a_site_wanted_whole_too_keeps_its_whole_host() -> None:
     """Guard (passes before and after): ``site:github.com`` beside a path on the same
     host, or the host as a parameter, wants every page of the host."""

@@ -45,12 +45,28 @@ class RequestedFilters:
     site_paths: tuple[tuple[str, str], ...] = ()
     """``(host, path)`` for each site typed with a path (``site:github.com/anthropics``)
     whose host is not also wanted whole: a local check of that host wants the path too."""
+    exclude_site_paths: tuple[tuple[str, str], ...] = ()
+    """``(host, path)`` for each ``-site:`` typed with a path (``-site:github.com/foo``)
+    whose host is not also excluded whole: only the URLs under the path are unwanted, so
+    the host stays out of ``exclude_domains``, the list a native parameter is sent."""
 
     def entries(self) -> tuple[tuple[FilterName, str], ...]:
-        """``(name, value)`` for each filter asked for, one entry per domain, phrase, term."""
+        """``(name, value)`` for each filter asked for, one entry per domain, phrase, term.
+
+        A site typed with a path is one entry with its path (``github.com/anthropics``),
+        as asked, rather than its host.
+        """
         found: list[tuple[FilterName, str]] = []
-        found.extend(("include_domains", domain) for domain in self.include_domains)
+        if self.site_paths:
+            paths: dict[str, list[str]] = {}
+            for host, path in self.site_paths:
+                paths.setdefault(host, []).append(f"{host}{path}")
+            for domain in self.include_domains:
+                found.extend(("include_domains", value) for value in paths.get(domain, [domain]))
+        else:
+            found.extend(("include_domains", domain) for domain in self.include_domains)
         found.extend(("exclude_domains", domain) for domain in self.exclude_domains)
+        found.extend(("exclude_domains", f"{h}{p}") for h, p in self.exclude_site_paths)
         if self.date_after is not None:
             found.append(("date_after", self.date_after.isoformat()))
         if self.date_before is not None:
@@ -94,13 +110,20 @@ def requested_filters(params: SearchParams) -> RequestedFilters:
     date_after, date_before = date_bounds(tokens, params.date_after, params.date_before)
     sites = [token for token in tokens if token.kind == "site"]
     whole = {*params.include_domains, *(site.value for site in sites if not site.path)}
+    unwanted = [token for token in tokens if token.kind == "exclude_site"]
+    unwanted_whole = (*params.exclude_domains, *(t.value for t in unwanted if not t.path))
     return RequestedFilters(
         tokens=tokens,
         include_domains=_unique((*params.include_domains, *typed("site"))),
         site_paths=tuple(
             dict.fromkeys((s.value, s.path) for s in sites if s.path and s.value not in whole)
         ),
-        exclude_domains=_unique((*params.exclude_domains, *typed("exclude_site"))),
+        exclude_domains=_unique(unwanted_whole),
+        exclude_site_paths=tuple(
+            dict.fromkeys(
+                (t.value, t.path) for t in unwanted if t.path and t.value not in unwanted_whole
+            )
+        ),
         date_after=date_after,
         date_before=date_before,
         recency=params.recency,

@@ -23,7 +23,7 @@ from ..models import (
 )
 from .merge import RequestedFilters, requested_filters
 from .post import Dropped, drop_counts, post_filter
-from .render import QueryStyle, render_query, sites_sent
+from .render import QueryStyle, checked_only, render_query, sites_sent
 from .support import ALL_FILTERS, FilterSupport
 
 if TYPE_CHECKING:
@@ -65,6 +65,9 @@ class FilterPlan:
     """The filters checked locally on the results."""
     result_cap: int | None
     """The caller's count when more was asked upstream; ``None`` leaves the cap alone."""
+    checked_only: frozenset[tuple[FilterName, str]] = frozenset()
+    """``(filter, value)`` sent as no operator or parameter, only checked here (a site
+    with a path sent to an HTML engine as a word): recorded as ``post`` alone."""
 
 
 def ways_for(
@@ -183,7 +186,16 @@ def plan_filters(
             update["num_search_results"] = asked
             result_cap = wanted_count
     # model_copy does not validate: every value came from a validated field or the parser.
-    return FilterPlan(wanted, params.model_copy(update=update), ways, checks, result_cap)
+    return FilterPlan(
+        wanted,
+        params.model_copy(update=update),
+        ways,
+        checks,
+        result_cap,
+        checked_only(wanted, style)
+        if wanted.site_paths or wanted.exclude_site_paths
+        else frozenset(),
+    )
 
 
 def apply_plan(
@@ -201,17 +213,17 @@ def apply_plan(
     # that only part of its results met (an aggregate's engine that ignored it) is partly so.
     upstream = {f.name: f.applied for f in response.filters}
 
-    def ways(name: FilterName) -> tuple[FilterWay, ...]:
+    def ways(name: FilterName, value: str) -> tuple[FilterWay, ...]:
         recorded = upstream.get(name, ())
         if recorded == ("ignored",):
             return ("ignored",)
-        planned = plan.ways[name]
+        planned = ("post",) if (name, value) in plan.checked_only else plan.ways[name]
         if ("ignored" in recorded or name in checked.unchecked) and "ignored" not in planned:
             return (*planned, "ignored")
         return planned
 
     record = tuple(
-        AppliedFilter(name=name, value=value, applied=ways(name))
+        AppliedFilter(name=name, value=value, applied=ways(name, value))
         for name, value in plan.wanted.entries()
     )
     update: dict[str, object] = {"sources": checked.sources, "filters": record}

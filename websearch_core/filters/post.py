@@ -87,6 +87,20 @@ def _on_wanted_site(host: str, path: str, wanted: RequestedFilters) -> bool:
     )
 
 
+def _on_unwanted_site(host: str, path: str, wanted: RequestedFilters) -> bool:
+    """Whether a URL is on a site excluded whole, or under a path excluded.
+
+    ``-site:github.com/foo`` drops ``github.com/foo/x`` only, as reference 6.6 matches it.
+    """
+    if _host_in(host, wanted.exclude_domains):
+        return True
+    lowered = path.lower()
+    return any(
+        _host_in(host, (site,)) and lowered.startswith(prefix)
+        for site, prefix in wanted.exclude_site_paths
+    )
+
+
 def _text(source: SearchSource) -> str:
     return " ".join(f"{source.title} {source.snippet or ''}".casefold().split())
 
@@ -149,7 +163,7 @@ def _passes(
         and not _on_wanted_site(host, parts.path, wanted)
     ):
         return False
-    if "exclude_domains" in checks and _host_in(host, wanted.exclude_domains):
+    if "exclude_domains" in checks and _on_unwanted_site(host, parts.path, wanted):
         return False
     if "filetype" in checks and wanted.filetype:
         path = parts.path.casefold()

@@ -174,8 +174,8 @@ class Token:
     raw: str
     """The text as typed, sent unchanged to a provider that understands it."""
     path: str = ""
-    """A wanted site's path, lower-cased (``site:github.com/Anthropics``: ``/anthropics``):
-    the reference checks it on the URL (6.6); engines are sent the host, as before."""
+    """A site's path, lower-cased (``site:github.com/Anthropics``: ``/anthropics``): the
+    reference checks it on the URL (6.6), for ``-site:`` too (only that path is unwanted)."""
 
 
 def parse_domain(text: str) -> str | None:
@@ -289,14 +289,13 @@ def _directive(word: str) -> Token | None:
         domain = parse_domain(value)
         if domain is None:
             return None
-        if negated:
-            return Token("exclude_site", domain, word)
-        return Token("site", domain, word, _site_path(value) if "/" in value else "")
+        kind: TokenKind = "exclude_site" if negated else "site"
+        return Token(kind, domain, word, _site_path(value) if "/" in value else "")
     if key in ("after", "before"):
         # A dash on a date is ignored (reference 6.2): ``-before:2024`` still bounds it.
         day = parse_date_value(value, end=key == "before")
-        kind: TokenKind = "after" if key == "after" else "before"
-        return None if day is None else Token(kind, day.isoformat(), word)
+        bound: TokenKind = "after" if key == "after" else "before"
+        return None if day is None else Token(bound, day.isoformat(), word)
     if key == "lang":
         # The search's ``language``, canonical (``pt_br``: ``pt-BR``); a dash is ignored
         # (reference 6.2), and a value that is no tag (``lang:rust``) stays a word.
@@ -331,7 +330,7 @@ def _word(word: str) -> Token:
         # ``!site:x`` is ``-site:x``; ``!important`` (CSS) or ``!w`` (a bang) stays a word.
         bang = _directive(word[1:])
         if bang is not None and bang.kind in _NEGATED:
-            return Token(_NEGATED[bang.kind], bang.value, f"-{bang.raw}")
+            return Token(_NEGATED[bang.kind], bang.value, f"-{bang.raw}", bang.path)
     return Token("text", word, word)
 
 
@@ -346,7 +345,7 @@ def _negated(operator: Token, token: Token) -> tuple[Token, ...]:
     """
     word = Token("text", operator.raw, operator.raw)
     if token.kind in _NEGATED:
-        return (Token(_NEGATED[token.kind], token.value, f"-{token.raw}"),)
+        return (Token(_NEGATED[token.kind], token.value, f"-{token.raw}", token.path),)
     if token.kind == "text":
         excluded = _EXCLUDED_TERM.match(f"-{token.raw}")
         if excluded is not None:

@@ -20,7 +20,7 @@ from ..models import FilterName, FilterWay
 from .merge import RequestedFilters
 from .query import Token
 
-__all__ = ["QueryStyle", "render_query", "site_operators", "sites_sent"]
+__all__ = ["QueryStyle", "checked_only", "render_query", "site_operators", "sites_sent"]
 
 _TERMS: Final = frozenset({"text", "phrase", "exclude_term"})
 """Token kinds that are words of the query rather than directives."""
@@ -74,6 +74,33 @@ def sites_sent(wanted: RequestedFilters, demoted: frozenset[FilterName]) -> tupl
         return wanted.include_domains
     with_path = {host for host, _ in wanted.site_paths}
     return tuple(domain for domain in wanted.include_domains if domain not in with_path)
+
+
+def checked_only(wanted: RequestedFilters, style: QueryStyle) -> frozenset[tuple[FilterName, str]]:
+    """The site values with a path that ``style``'s provider gets no operator or field for.
+
+    Values as :meth:`RequestedFilters.entries` lists them; only the check here applies
+    them.
+
+    A path site an HTML engine gets as a word (:func:`sites_sent`), as its ``inurl:`` is;
+    a path ``-site:`` where the text holds no ``-site:`` (a native list takes hosts, and a
+    host there would drop the whole site).
+    """
+    values: set[tuple[FilterName, str]] = set()
+    if _demotes_path_sites(style.demoted):
+        values.update(("include_domains", f"{h}{p}") for h, p in wanted.site_paths)
+    if not _writes_excluded_paths(style):
+        values.update(("exclude_domains", f"{h}{p}") for h, p in wanted.exclude_site_paths)
+    return frozenset(values)
+
+
+def _writes_excluded_paths(style: QueryStyle) -> bool:
+    """Whether ``-site:host/path`` goes in the text: where ``-site:`` is read there.
+
+    Also for Google and Ecosia, which write their own ``-site:`` from the host list: a
+    path is not in that list (it would exclude the whole host), so it is written here.
+    """
+    return "query" in style.ways.get("exclude_domains", ())
 
 
 def _values(wanted: RequestedFilters, name: FilterName) -> tuple[str, ...]:
@@ -186,6 +213,8 @@ def _directives(wanted: RequestedFilters, style: QueryStyle) -> list[str]:
         out.extend(_any_of("site:", sites_sent(wanted, style.demoted), style.reads_or))
     if style.reads("exclude_domains"):
         out.extend(f"-site:{domain}" for domain in wanted.exclude_domains)
+    if _writes_excluded_paths(style):
+        out.extend(f"-site:{host}{path}" for host, path in wanted.exclude_site_paths)
     for name, operator in _OPERATORS.items():
         if style.reads(name):
             out.extend(f"{operator}{_quoted(value)}" for value in _values(wanted, name))
