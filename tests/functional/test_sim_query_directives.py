@@ -68,6 +68,10 @@ TYPED: Mapping[str, str] = {
     "dash_phrase": 'rust async - "tokio runtime"',
     "double_dash_site": "rust guide --site:reddit.com",
     "site_path": "rust guide site:github.com/Rust-Lang",
+    "parens_or": "(rust OR golang) tutorial",
+    "paren_site": "rust guide (site:github.com)",
+    "dash_site": "rust guide - site:github.com",
+    "lang": "rust guide lang:de",
 }
 """One query per directive kind, the directive last (the reference writes them last), but
 for ``order``, which checks that a directive typed first goes out after the words."""
@@ -79,10 +83,14 @@ READ_AS: Mapping[str, str] = {
     "negated_dates": "dates",
     "spaced_site": "site",
     "double_dash_site": "exclude_site",
+    "parens_or": "or_group",
+    "paren_site": "site",
+    "dash_site": "site",
 }
 """The operators (reference 6.2) sent as the directive they mean: ``NOT x`` / ``! x`` as
 ``-x``, ``|`` as ``OR``; a negated date as the date (the dash is ignored on dates); an
-empty value with the next token (``site: x``), ``--site:`` as ``-site:``."""
+empty value with the next token (``site: x``), ``--site:`` as ``-site:``; parentheses
+dropped (6.1), a lone ``-`` before no phrase dropped (``- site:x`` is ``site:x``)."""
 
 LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
     "exclude_term": ("rust async", frozenset({"exa"})),
@@ -127,6 +135,7 @@ WORDS_IN: Mapping[str, Mapping[str, frozenset[str]]] = {
     "order": {"rust guide": _NO_WORDS_IN | {"mojeek"}},
     "or_group": {"rust golang tutorial": _NO_OR},
     "site_path": {"rust guide github.com/rust-lang": _SCRAPERS, "rust guide": LEFT_OUT["site"][1]},
+    "lang": {"rust guide": frozenset(PROVIDERS)},  # the language parameter, never the text
 }
 """Per kind: each other query sent, and the providers sent it; every other provider is
 sent :data:`AS_READ`'s query, else the query as typed."""
