@@ -80,6 +80,7 @@ async def test_an_invented_search_argument_is_told_those_there_are(sim: Simulato
         ("date_after", "after:<YYYY-MM-DD>"),
         ("Before", "before:<YYYY-MM-DD>"),
         ("filetype", "filetype:<extension>"),
+        ("language", "lang:<code>"),
     ],
 )
 async def test_a_filter_given_as_an_argument_is_told_its_directive(

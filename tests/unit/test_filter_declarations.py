@@ -74,7 +74,12 @@ def test_the_tool_description_teaches_every_directive_the_parser_reads() -> None
 
 def test_every_directive_a_refused_argument_is_told_is_one_the_parser_reads() -> None:
     """``site: not an argument (write site:<domain> in the query)`` names a real directive."""
-    samples = {"<domain>": "example.com", "<YYYY-MM-DD>": "2025-01-01", "<extension>": "pdf"}
+    samples = {
+        "<domain>": "example.com",
+        "<YYYY-MM-DD>": "2025-01-01",
+        "<extension>": "pdf",
+        "<code>": "de",
+    }
     kinds = set()
     for directive in set(DIRECTIVE_ARGUMENTS.values()):
         written = directive
@@ -82,7 +87,7 @@ def test_every_directive_a_refused_argument_is_told_is_one_the_parser_reads() ->
             written = written.replace(placeholder, value)
         (token,) = tokenize(written)
         kinds.add(token.kind)
-    assert kinds == {"site", "exclude_site", "after", "before", "filetype"}
+    assert kinds == {"site", "exclude_site", "after", "before", "filetype", "lang"}
     assert all(name.isidentifier() and name.islower() for name in DIRECTIVE_ARGUMENTS)
     assert not DIRECTIVE_ARGUMENTS.keys() & ToolArguments.model_fields.keys()
 

@@ -9,9 +9,11 @@ reference's boolean operators (section 6.2): ``NOT`` / ``!`` before a term or di
 negate it (``NOT site:x`` is ``-site:x``), ``|`` and ``||`` are ``OR``, ``AND`` and ``&&``
 go (every word is wanted anyway), ``+term`` is an exact phrase; an empty value takes the
 next token (``site: example.com``), a lone ``-`` negates the quoted phrase after it (and
-goes before anything else), ``--site:x`` is ``-site:x``, and parentheses are split off the
-words and dropped (6.1: ``(a OR b)`` is ``a OR b``; a ``)`` balanced in its word stays, as
-in ``site:en.wikipedia.org/wiki/Rust_(programming_language)``). A model writes
+goes before anything else), ``--site:x`` is ``-site:x``, ``allintitle:a b`` is
+``intitle:a intitle:b`` (so for ``allinurl:`` and ``allintext:``), ``lang:de`` (or
+``language:``) is the search's language, and parentheses are split off the words and
+dropped (6.1: ``(a OR b)`` is ``a OR b``; a ``)`` balanced in its word stays, as in
+``site:en.wikipedia.org/wiki/Rust_(programming_language)``). A model writes
 constraints the way it has seen people write them, so the query is where they arrive. A
 token that only looks like a directive (``after:lunch``, ``site:`` with no domain,
 ``intitle:`` with no words, ``!important``, ``AND`` with no word on one side) stays plain
@@ -112,6 +114,7 @@ _NOT_SITE: Final = "-site:<domain>"
 _AFTER: Final = "after:<YYYY-MM-DD>"
 _BEFORE: Final = "before:<YYYY-MM-DD>"
 _FILETYPE: Final = "filetype:<extension>"
+_LANG: Final = "lang:<code>"
 DIRECTIVE_ARGUMENTS: Final[Mapping[str, str]] = MappingProxyType(
     {
         "site": _SITE,
@@ -130,6 +133,8 @@ DIRECTIVE_ARGUMENTS: Final[Mapping[str, str]] = MappingProxyType(
         "filetype": _FILETYPE,
         "file_type": _FILETYPE,
         "ext": _FILETYPE,
+        "lang": _LANG,
+        "language": _LANG,
     }
 )
 """An argument a model may invent for a filter, and the directive :func:`tokenize` reads
