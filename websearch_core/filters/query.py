@@ -494,9 +494,17 @@ def tokenize(query: str) -> tuple[Token, ...]:
     split_values = False
     parens = False
     for match in (_TOKEN_OR_QUOTED_VALUE if quoted_values else _TOKEN).finditer(query):
-        if match["open"] is not None:
-            parens = True
-            tokens.extend(Token("text", "(", "(") for _ in match["open"])
+        word = match["word"]
+        if word is not None:  # the most common, asked first
+            closing = 0
+            if word.endswith(")"):
+                word, closing = _closing_split(word)
+            split_values = split_values or word == "-" or word.endswith(":")
+            if word:
+                tokens.append(_word(word))
+            if closing:
+                parens = True
+                tokens.extend(Token("text", ")", ")") for _ in range(closing))
         elif match["phrase"] is not None:
             phrase = " ".join(match["phrase"].split())
             kind: TokenKind = "exclude_term" if match["neg"] else "phrase"
@@ -505,14 +513,8 @@ def tokenize(query: str) -> tuple[Token, ...]:
             value = " ".join(match["quoted"].split())
             tokens.append(_words_in(match["named"], value, match.group(0)))
         else:
-            word, closing = match["word"], 0
-            if word.endswith(")"):
-                word, closing = _closing_split(word)
-                parens = parens or closing > 0
-            split_values = split_values or word == "-" or word.endswith(":")
-            if word:
-                tokens.append(_word(word))
-            tokens.extend(Token("text", ")", ")") for _ in range(closing))
+            parens = True
+            tokens.extend(Token("text", "(", "(") for _ in match["open"])
     if split_values:
         tokens = _read_empty_values(tokens)  # before the parentheses go: they end a value
     if parens:
