@@ -24,7 +24,7 @@ Example:
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import NamedTuple
@@ -35,16 +35,19 @@ __all__ = [
     "STORE_SHARE",
     "STORE_SHARE_CAP_SECONDS",
     "CallBounds",
+    "CallClock",
     "Deadline",
     "StoreWaitsWithin",
     "attempt_scope",
     "bound_store_waits",
+    "call_started",
     "deadline_clause",
     "enter_attempt",
     "enter_call",
     "format_seconds",
     "leave_attempt",
     "leave_call",
+    "not_tried_text",
     "remaining_budget",
     "store_patience",
     "store_share",
@@ -113,16 +116,24 @@ class Deadline:
     """A point in monotonic time by which a whole call must have ended.
 
     Args:
-        seconds: How long the call may take from now.
+        seconds: How long the call may take from its start.
         clock: Monotonic seconds (injectable for tests).
+        started: When the call started, on ``clock``; ``None`` is now. A tool's call
+            starts before its client is built (:class:`CallClock`).
     """
 
     __slots__ = ("_clock", "expires_at", "seconds")
 
-    def __init__(self, seconds: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        seconds: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        started: float | None = None,
+    ) -> None:
         self.seconds = seconds
         self._clock = clock
-        self.expires_at = clock() + seconds
+        self.expires_at = (clock() if started is None else started) + seconds
 
     def __repr__(self) -> str:
         return f"Deadline(seconds={self.seconds:g}, remaining={self.remaining():.3f})"
@@ -135,6 +146,35 @@ class Deadline:
     def expired(self) -> bool:
         """Whether no useful time is left."""
         return self.remaining() <= 0.0
+
+
+_call_started: ContextVar[float | None] = ContextVar("websearch_call_started", default=None)
+"""``time.monotonic()`` when the call that contains this code started (:class:`CallClock`)."""
+
+
+class CallClock:
+    """``with CallClock():`` a search's deadline made in the block counts from its start.
+
+    A tool's or retriever's first call on a loop imports what building its client needs
+    before the client, whose settings hold the deadline, exists; its deadline then began
+    only at the search, after those imports. The call's own start is kept here for the
+    search to count from. A block inside another keeps the outer block's start.
+    """
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        outer = _call_started.get() is not None
+        self._token = None if outer else _call_started.set(time.monotonic())
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            _call_started.reset(self._token)
+
+
+def call_started() -> float | None:
+    """When the enclosing :class:`CallClock` block began (monotonic); ``None`` outside one."""
+    return _call_started.get()
 
 
 @contextmanager
@@ -310,6 +350,20 @@ def deadline_clause() -> str:
     if attempt_expiry is None or attempt_expiry < bounds.deadline_expiry - _SAME_INSTANT_SECONDS:
         return ""  # the attempt's own timeout ended it first
     return f", the time left of the {format_seconds(bounds.deadline_seconds)}s deadline"
+
+
+def not_tried_text(deadline: Deadline, provider_ids: Iterable[str]) -> str:
+    """What a search says when its deadline ran out before ``provider_ids`` were asked.
+
+    One wording for the chain, which ran out between providers, and for a first search
+    whose imports outlasted its deadline before any was asked.
+
+    Example:
+        >>> not_tried_text(Deadline(4.0), ["brave", "tavily"])
+        'the 4s deadline for the whole search ran out; not tried: brave, tavily'
+    """
+    names = ", ".join(provider_ids)
+    return f"the {deadline.seconds:g}s deadline for the whole search ran out; not tried: {names}"
 
 
 def format_seconds(seconds: float) -> str:

@@ -37,6 +37,7 @@ from ..deadline import (
     StoreWaitsWithin,
     bound_store_waits,
     leave_call,
+    not_tried_text,
     store_share,
 )
 from ..errors import (
@@ -667,8 +668,7 @@ def _skipped(outcome: ChainOutcome, provider: SearchProvider, skip: ProviderSkip
 
 def _out_of_time(outcome: ChainOutcome, left: Sequence[SearchProvider], deadline: Deadline) -> None:
     """Record the providers the deadline left untried, as one failure and one skip each."""
-    names = ", ".join(provider.info.id for provider in left)
-    message = f"the {deadline.seconds:g}s deadline for the whole search ran out; not tried: {names}"
+    message = not_tried_text(deadline, (provider.info.id for provider in left))
     outcome.failures.append((left[0], DeadlineExceededError(left[0].info.id, message)))
     outcome.attempts.extend(
         Attempt(provider=provider.info.id, outcome="skipped", detail="deadline reached")
