@@ -11,15 +11,21 @@ cost the search the same time and the loop none.
 Only what the plan asks is imported (a forced provider alone, a pinned one alone, an explicit
 list, else the whole order), so ``websearch --provider brave`` still loads Brave alone. A
 module that fails to import is left to the plan, which raises as it always did.
+
+A search waits for its imports within its deadline (``within``): when it passes first, the
+wait ends with ``TimeoutError`` and the import goes on for the next call
+(:mod:`~websearch_core.import_jobs`).
 """
 
-import asyncio
 import contextlib
+import functools
 import importlib
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
+from .deadline import Deadline
+from .import_jobs import imported
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
 from .settings import Settings
 
@@ -108,12 +114,18 @@ def planned_ids(settings: Settings, forced: str | None) -> Sequence[str]:
     return SEARCH_PROVIDER_ORDER
 
 
-async def import_off_loop(settings: Settings, forced: str | None) -> None:
+async def import_off_loop(
+    settings: Settings, forced: str | None, within: Deadline | None = None
+) -> None:
     """Import what this search's plan needs on a worker thread, if any of it is not yet.
 
     Args:
         settings: The client's settings, which decide the plan's providers.
         forced: The search's ``provider`` argument.
+        within: The search's deadline, which the wait ends by; ``None`` waits for the end.
+
+    Raises:
+        TimeoutError: ``within`` passed first; the import goes on for the next call.
     """
     global _everything_loaded
     if _everything_loaded:
@@ -127,7 +139,7 @@ async def import_off_loop(settings: Settings, forced: str | None) -> None:
         if provider_id in PROVIDER_REGISTRY and not is_loaded(provider_id)
     ]
     if missing or not _loaded(_SETUP_MODULES):
-        await asyncio.to_thread(_import, _SETUP_MODULES, missing)
+        await _imported(_SETUP_MODULES, missing, within)
     if not _loaded(_SETUP_MODULES):
         return
     _everything_loaded = all(map(is_loaded, PROVIDER_REGISTRY))
@@ -137,7 +149,7 @@ async def import_off_loop(settings: Settings, forced: str | None) -> None:
         _loaded_plans.add(plan)
 
 
-async def import_for_uses(uses: Iterable[Use]) -> None:
+async def import_for_uses(uses: Iterable[Use], within: Deadline | None = None) -> None:
     """Import what ``uses`` need (every plan's chain, the fetcher) on a worker thread, if not yet.
 
     Entering a client, tool or retriever calls this, so its first call is not the one that
@@ -148,22 +160,44 @@ async def import_for_uses(uses: Iterable[Use]) -> None:
 
     Args:
         uses: What the caller will do; an empty one imports nothing.
+        within: The deadline of the call waiting, which the wait ends by; ``None`` (entering
+            a client, tool or retriever) waits for the end.
+
+    Raises:
+        TimeoutError: ``within`` passed first; the import goes on for the next call.
     """
     modules = tuple(name for use in dict.fromkeys(uses) for name in _MODULES_FOR[use])
     if not _loaded(modules):
-        await asyncio.to_thread(_import, modules, ())
+        await _imported(modules, (), within)
 
 
 async def import_for_status() -> None:
     """Import what a provider status reads on a worker thread: every provider, the chain."""
     missing = [provider_id for provider_id in PROVIDER_REGISTRY if not is_loaded(provider_id)]
     if missing or not _loaded(_STATUS_MODULES):
-        await asyncio.to_thread(_import, _STATUS_MODULES, missing)
+        await _imported(_STATUS_MODULES, missing, None)
 
 
-async def import_for_fetch() -> None:
-    """Import the page fetcher and its parsers on a worker thread, if not yet."""
-    await import_for_uses(("fetch",))
+async def import_for_fetch(within: Deadline | None = None) -> None:
+    """Import the page fetcher and its parsers on a worker thread, if not yet.
+
+    Raises:
+        TimeoutError: ``within`` passed first; the import goes on for the next call.
+    """
+    await import_for_uses(("fetch",), within)
+
+
+async def _imported(
+    modules: Sequence[str], provider_ids: Sequence[str], within: Deadline | None
+) -> None:
+    """Import ``modules`` and ``provider_ids`` on their thread, waiting until ``within`` ends.
+
+    Raises:
+        TimeoutError: ``within`` passed first.
+    """
+    run = functools.partial(_import, modules, provider_ids)
+    key = (tuple(modules), tuple(provider_ids))
+    await imported(run, key, None if within is None else within.remaining())
 
 
 def _loaded(modules: Sequence[str]) -> bool:
