@@ -97,6 +97,40 @@ def slowed_import(module: str) -> str:
     )
 
 
+def gated_import(module: str) -> str:
+    """A script's head that holds ``module``'s first import until the script sets ``GATE``.
+
+    A loaded machine's slow import, made as slow as the test wants by an event it controls
+    rather than by a sleep: the script sees a call end while the import is still held
+    (``GATED not in sys.modules``), then lets it go. ``GATED_ON`` names the threads that
+    reached it (the loop's would hang the loop). Never released (a call that waits for the
+    import, as before a fix), the hold lapses after 30 s and ``GATE_LAPSED`` says so.
+
+    Args:
+        module: The module whose import a first call would wait for.
+    """
+    return textwrap.dedent(
+        f"""
+        import importlib.abc, sys, threading
+
+        GATED = {module!r}
+        GATE = threading.Event()
+        GATED_ON = []
+        GATE_LAPSED = []
+
+        class GatedImport(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path, target=None):
+                if name == GATED:
+                    GATED_ON.append(threading.current_thread().name)
+                    if not GATE.wait(30):  # a bound on a failing test, not a time measured
+                        GATE_LAPSED.append(name)
+                return None
+
+        sys.meta_path.insert(0, GatedImport())
+        """
+    )
+
+
 SLOW_CHAIN_IMPORT = slowed_import("websearch_core.call_setup")
 """A script's head that makes the chain's first import take 0.5 s, as on a loaded machine."""
 

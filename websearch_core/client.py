@@ -48,7 +48,14 @@ from .content.errors import FetchError
 from .content.models import PageContent
 from .content.tool_text import fence_results
 from .credentials import Credentials, CredentialStore, TokenRefresher, explicit_keys
-from .deadline import Deadline, StoreWaitsWithin, enter_call, leave_call, store_share
+from .deadline import (
+    Deadline,
+    StoreWaitsWithin,
+    call_started,
+    enter_call,
+    leave_call,
+    store_share,
+)
 from .env_names import report_unknown_variables
 from .errors import (
     AllProvidersFailedError,
@@ -58,6 +65,7 @@ from .errors import (
     SearchProviderError,
 )
 from .format import format_for_llm
+from .imports_outlasted import ImportsOutlastedDeadline
 from .key_names import left_out, report_misnamed_key_variables
 from .loop_run import run_to_end
 from .loop_servers import blocked_origin, sync_call_blocks_server
@@ -471,22 +479,30 @@ class WebSearch(SearchClosing):
     async def _begin(
         self, query: str | SearchParams, params: SearchOptions, *, fetches: bool
     ) -> tuple[SearchParams, Deadline]:
-        """The search's parameters, and its deadline, begun once its modules are imported.
+        """The search's parameters, and its deadline, begun at the call's start.
 
         A process's first search imports the chain and the providers its plan asks (on a
-        worker thread): 0.1-0.2 s, and seconds on a loaded machine, which were paid out of
-        its deadline. A 1 s search failed with "the 1s deadline for the whole search ran
-        out; not tried: brave" before Brave was asked. The imports are the process's, not
-        the search's; the deadline starts after them, as a fetch's does after its own.
-        A search that ``fetches`` its results' pages (``include_content``) imports the
-        fetcher here too: the pages share the deadline, and its import (0.5 s at load 2)
-        spent their time.
+        worker thread): 0.1-0.2 s, and seconds on a loaded machine. The deadline bounds
+        the whole call, so it counts them: the wait for them ends by it, and a search
+        whose deadline passed first ends as the deadline says (none asked), the import
+        going on for the next call. Before, the deadline began after them, and a call
+        with ``timeout=1`` ended 0.2-0.6 s past it. A search that ``fetches`` its
+        results' pages (``include_content``) imports the fetcher here too, before any
+        provider is asked. A tool's call starts before its client is built
+        (:class:`~websearch_core.deadline.CallClock`): it counts from there.
+
+        Raises:
+            ImportsOutlastedDeadline: The deadline passed during the imports.
         """
+        deadline = Deadline(self.settings.deadline_seconds, started=call_started())
         searched = _params(query, params)
-        await import_off_loop(self.settings, searched.provider)
-        if fetches:
-            await import_for_fetch()
-        return searched, Deadline(self.settings.deadline_seconds)
+        try:
+            await import_off_loop(self.settings, searched.provider, deadline)
+            if fetches:
+                await import_for_fetch(deadline)
+        except TimeoutError:
+            raise ImportsOutlastedDeadline(self.settings, searched.provider, deadline) from None
+        return searched, deadline
 
     def _say_store_problem(self, outcome: ChainOutcome) -> None:
         """Add what an unreadable credential store left out to ``outcome``'s answer; log it once.
@@ -708,7 +724,10 @@ class WebSearch(SearchClosing):
         """
         if include_content:
             check_content_limit(content_limit, "content_limit")
-        searched, deadline = await self._begin(query, params, fetches=include_content)
+        try:
+            searched, deadline = await self._begin(query, params, fetches=include_content)
+        except ImportsOutlastedDeadline as outlasted:
+            raise outlasted.search_error() from None
         outcome, _ = await self._execute(searched, use_cache, deadline)
         self._say_store_problem(outcome)
         if outcome.response is not None:
@@ -764,7 +783,10 @@ class WebSearch(SearchClosing):
         """
         if include_content:
             check_content_limit(content_limit, "content_limit")
-        searched, deadline = await self._begin(query, params, fetches=include_content)
+        try:
+            searched, deadline = await self._begin(query, params, fetches=include_content)
+        except ImportsOutlastedDeadline as outlasted:
+            return outlasted.tool_result()
         outcome, notes = await self._execute(searched, use_cache, deadline)
         self._say_store_problem(outcome)
         if outcome.response is not None:
@@ -1007,14 +1029,20 @@ class WebSearch(SearchClosing):
     async def _search_and_close(
         self, params: SearchParams, use_cache: bool, content: Mapping[str, Any]
     ) -> SearchResponse:
-        async with self:
+        # Not ``async with``: entering imports the chain with no time limit, before the
+        # search's deadline; the search imports it within its deadline instead.
+        try:
             return await self.search(params, use_cache=use_cache, **content)
+        finally:
+            await self.aclose()
 
     async def _run_and_close(
         self, params: SearchParams, use_cache: bool, content: Mapping[str, Any]
     ) -> SearchToolResult:
-        async with self:
+        try:
             return await self.run(params, use_cache=use_cache, **content)
+        finally:
+            await self.aclose()
 
 
 def open_state_store(settings: Settings) -> StateStore:

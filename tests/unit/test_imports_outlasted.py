@@ -1,0 +1,69 @@
+"""A first search whose imports outlast its deadline ends as the chain ends one out of time.
+
+The chain says ``the 4s deadline for the whole search ran out; not tried: brave, tavily``
+when its deadline runs out before it asks a provider: one failure (the first provider's,
+a ``DeadlineExceededError``, status 504) and a skip per provider. A search whose imports
+outlasted the deadline has no chain to say it (it is what is being imported); it says the
+same from the settings, naming the providers the plan would reach in its order.
+"""
+
+import pytest
+
+from websearch_core import Settings
+from websearch_core.deadline import Deadline
+from websearch_core.errors import AllProvidersFailedError, DeadlineExceededError
+from websearch_core.imports_outlasted import ImportsOutlastedDeadline, not_tried_ids
+from websearch_core.providers import SEARCH_PROVIDER_ORDER
+
+
+def test_a_listed_chain_names_its_entries_in_order() -> None:
+    settings = Settings(state_backend="memory", providers=("tavily", "brave"))
+    assert not_tried_ids(settings, None) == ("tavily", "brave")
+
+
+def test_the_auto_chain_names_its_order_preferred_first_without_the_excluded() -> None:
+    settings = Settings(state_backend="memory", provider="exa", exclude=("brave",))
+    ids = not_tried_ids(settings, "auto")
+    assert ids[0] == "exa"
+    assert set(ids) == set(SEARCH_PROVIDER_ORDER) - {"brave"}
+    assert list(ids[1:]) == [i for i in SEARCH_PROVIDER_ORDER if i not in {"exa", "brave"}]
+
+
+def test_a_forced_or_pinned_provider_is_named_alone() -> None:
+    assert not_tried_ids(Settings(state_backend="memory"), "tavily") == ("tavily",)
+    pinned = Settings(state_backend="memory", provider="brave", fallback=False)
+    assert not_tried_ids(pinned, None) == ("brave",)
+
+
+def test_search_raises_the_chains_deadline_failure() -> None:
+    settings = Settings(state_backend="memory", providers=("brave", "tavily"))
+    error = ImportsOutlastedDeadline(settings, None, Deadline(4.0)).search_error()
+    text = "the 4s deadline for the whole search ran out; not tried: brave, tavily"
+    assert isinstance(error, AllProvidersFailedError)
+    assert str(error) == text
+    (failure,) = error.failures
+    assert isinstance(failure, DeadlineExceededError)
+    assert (failure.provider, failure.status, failure.message) == ("brave", 504, text)
+
+
+def test_the_tool_result_is_the_error_text_with_each_provider_skipped() -> None:
+    settings = Settings(state_backend="memory", providers=("brave", "tavily"))
+    result = ImportsOutlastedDeadline(settings, None, Deadline(1.5)).tool_result()
+    text = "the 1.5s deadline for the whole search ran out; not tried: brave, tavily"
+    assert result.text == f"Error: {text}"
+    assert result.error == text
+    assert result.response.provider == "brave"
+    assert [(a.provider, a.outcome, a.detail) for a in result.response.attempts] == [
+        ("brave", "skipped", "deadline reached"),
+        ("tavily", "skipped", "deadline reached"),
+    ]
+    assert [(f.provider, f.error) for f in result.failures] == [("brave", text)]
+
+
+def test_the_settings_contradictions_follow_the_message(caplog: pytest.LogCaptureFixture) -> None:
+    settings = Settings(state_backend="memory", provider="brave", exclude=("brave",))
+    outlasted = ImportsOutlastedDeadline(settings, None, Deadline(2.0))
+    assert outlasted.message.startswith("the 2s deadline for the whole search ran out")
+    assert "The settings contradict:" in outlasted.message
+    assert "The settings contradict" not in outlasted.failure.message
+    assert [r.getMessage() for r in caplog.records] == [f"web search {outlasted.message}"]
