@@ -28,6 +28,7 @@ from websearch_core import (
     SearchResponse,
 )
 from websearch_core.client_options import ClientOptions
+from websearch_core.deadline import CallClock
 from websearch_core.models import Recency
 from websearch_core.retrieval import answer_metadata, page_text, source_metadata
 from websearch_core.search_closing import SearchClosing
@@ -201,10 +202,11 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
             pydantic.ValidationError: The query or ``k`` is invalid.
         """
         params = self._params(query, k)
-        client = self.web_search or await self._own_clients().for_running_loop(self.new_client)
-        response = await client.search(
-            params, include_content=self.include_content, content_limit=_pages(params)
-        )
+        with CallClock():  # the deadline counts from here: building a client imports
+            client = self.web_search or await self._own_clients().for_running_loop(self.new_client)
+            response = await client.search(
+                params, include_content=self.include_content, content_limit=_pages(params)
+            )
         return self._documents(response, params)
 
     def _entered_uses(self) -> Sequence["Use"]:

@@ -17,6 +17,7 @@ from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.client_options import ClientOptions
+from websearch_core.deadline import CallClock
 from websearch_core.models import SearchToolResult
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
@@ -163,8 +164,11 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         """Search natively on the running loop, reusing the tool's HTTP session."""
         params = tool_search_params(*args, **kwargs)
         try:
-            client = self.web_search or await self._own_clients().for_running_loop(self.new_client)
-            result = await client.run(params)
+            with CallClock():  # the deadline counts from here: building a client imports
+                client = self.web_search or await self._own_clients().for_running_loop(
+                    self.new_client
+                )
+                result = await client.run(params)
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
         return self._output(result)

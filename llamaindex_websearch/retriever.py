@@ -33,6 +33,7 @@ from websearch_core import (
 )
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
+from websearch_core.deadline import CallClock
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
@@ -201,12 +202,13 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
             pydantic.ValidationError: The query is invalid (blank, too long).
         """
         params = self._params(query_bundle)
-        client = self._config.web_search or await self._clients.for_running_loop(
-            self._config.new_client
-        )
-        response = await client.search(
-            params, include_content=self.include_content, content_limit=self._pages()
-        )
+        with CallClock():  # the deadline counts from here: building a client imports
+            client = self._config.web_search or await self._clients.for_running_loop(
+                self._config.new_client
+            )
+            response = await client.search(
+                params, include_content=self.include_content, content_limit=self._pages()
+            )
         return self._nodes(response)
 
     def _entered_uses(self) -> Sequence["Use"]:

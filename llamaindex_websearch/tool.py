@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from typing_extensions import Unpack
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
+from websearch_core.deadline import CallClock
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency, SearchToolResult
 from websearch_core.search_closing import SearchClosing
@@ -217,8 +218,9 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         params = tool_search_params(
             query, recency, limit, max_tokens, temperature, num_search_results
         )
-        client = self._given or await self._clients.for_running_loop(self._new_client)
-        return await client.run(params)
+        with CallClock():  # the deadline counts from here: building a client imports
+            client = self._given or await self._clients.for_running_loop(self._new_client)
+            return await client.run(params)
 
     def to_tool_list(
         self,
