@@ -68,8 +68,9 @@ _FETCH_MODULES = (
 The HTML extractors and the PDF reader are among them: imported by the first page's
 reading, they were paid for out of that page's deadline (the extractors 0.5-1.2 s of a
 4 s fetch on a loaded machine, and a loopback page was refused with "no content within
-the 4 s deadline"). Imported here, before the deadline starts, as the rest of the fetcher
-is. Which reader a page needs is known only from its answer, inside the deadline, so every
+the 4 s deadline"). Imported here, before a fetch's deadline starts (a search's with
+``include_content`` counts them, as it does the chain's), as the rest of the fetcher is.
+Which reader a page needs is known only from its answer, inside the deadline, so every
 first fetch imports both: pypdf adds some 0.05 s (unloaded) to a first fetch, outside its
 deadline, once a process."""
 _BUILD_MODULES = (
@@ -154,9 +155,9 @@ async def import_for_uses(uses: Iterable[Use], within: Deadline | None = None) -
 
     Entering a client, tool or retriever calls this, so its first call is not the one that
     pays for them: the chain 0.2 s on an idle machine and the fetcher 0.3 s, up to some
-    seconds each on a loaded one, which the first call's deadline did not count but its
-    caller waited for. A search's plan's providers are left to that search, which imports
-    only those it asks (a few milliseconds each). One worker thread imports them all.
+    seconds each on a loaded one, which a first search pays out of its deadline. A search's
+    plan's providers are left to that search, which imports only those it asks (a few
+    milliseconds each). One worker thread imports them all.
 
     Args:
         uses: What the caller will do; an empty one imports nothing.

@@ -20,8 +20,9 @@ class ImportsWhenEntered(AsyncClosing):
     it by that much: a 1.5 s search against a silent server took 1.7-2.1 s, a 1.5 s fetch
     2.2 s. Entering is set-up, not the call: the client, and the tools and retrievers (which
     build their client at their first call), import them here, and the first call finds
-    them imported. Used without ``async with``, the first call imports them instead, still
-    off the loop and before its deadline begins.
+    them imported. Used without ``async with``, the first search imports them instead, off
+    the loop and within its deadline (which, passing first, ends it; a first fetch imports
+    them before its deadline begins).
     """
 
     __slots__ = ()
