@@ -1,12 +1,16 @@
 """Language tags as the search parameter and the query's ``lang:`` directive both read them.
 
 One place, so ``language="pt_br"`` and ``lang:pt_br`` in the query reach a provider as the
-same canonical tag (``pt-BR``), and what one refuses the other does not read. A leaf module:
-:mod:`websearch_core.models` and :mod:`websearch_core.filters.query` both import it.
+same canonical tag (``pt-BR``), and what one refuses the other does not read; a ``lang:``
+is also checked against the ISO 639 codes (:mod:`.iso_639`), as ``lang:go`` means a
+programming language. Imported by :mod:`websearch_core.models` and
+:mod:`websearch_core.filters.query`.
 """
 
 import re
 from typing import Final
+
+from .iso_639 import ISO_639_1, ISO_639_2
 
 __all__ = ["canonical_tag", "is_language_tag", "language_tag"]
 
@@ -43,11 +47,20 @@ def is_language_tag(value: str) -> bool:
 def language_tag(value: str) -> str | None:
     """``value`` as a canonical tag, or ``None`` when it is no tag (or ``auto``).
 
+    What a ``lang:`` directive names: its language (the tag's first part) must be an ISO
+    639 code, so ``lang:go`` and ``lang:js`` stay words; the ``language`` field checks the
+    shape only, a caller's value being deliberate.
+
     Examples:
         >>> language_tag("DE"), language_tag("auto"), language_tag("1337") is None
         ('de', None, True)
+        >>> language_tag("go") is None, language_tag("deu"), language_tag("ga_ie")
+        (True, 'deu', 'ga-IE')
     """
     if value.strip().lower() == "auto":
         return None
     tag = canonical_tag(value)
-    return tag if is_language_tag(tag) else None
+    if not is_language_tag(tag):
+        return None
+    primary = tag.partition("-")[0]
+    return tag if primary in ISO_639_1 or primary in ISO_639_2 else None

@@ -344,6 +344,20 @@ def test_a_lang_value_that_is_no_language_tag_stays_a_word(typed: str) -> None:
     assert [(t.kind, t.raw) for t in tokenize(f"x {typed}")] == [("text", "x"), ("text", typed)]
 
 
+@pytest.mark.parametrize("typed", ["lang:go", "lang:js", "language:py", "lang:xx-YY"])
+def test_a_lang_value_that_is_no_iso_639_code_stays_a_word(typed: str) -> None:
+    """``lang:go`` means Go: a tag's shape is not enough, its language must be ISO 639."""
+    assert [(t.kind, t.raw) for t in tokenize(f"x {typed}")] == [("text", "x"), ("text", typed)]
+
+
+@pytest.mark.parametrize(
+    ("typed", "tag"), [("lang:ga", "ga"), ("lang:gd", "gd"), ("lang:deu", "deu")]
+)
+def test_an_iso_639_code_next_to_a_programming_language_is_still_read(typed: str, tag: str) -> None:
+    """Guard (passes before and after): Irish, Gaelic, a three-letter code stay languages."""
+    assert [(t.kind, t.value) for t in tokenize(typed)] == [("lang", tag)]
+
+
 def test_a_language_passed_wins_over_a_lang_directive() -> None:
     params = SearchParams(query="rust lang:de", language="fr")
     plan = plan_filters(params, info(FilterSupport(native=frozenset({"language"}))))
