@@ -512,6 +512,19 @@ def test_an_html_engine_is_sent_a_site_with_a_path_as_a_trailing_word() -> None:
     assert api.params.query == ("17.1.1 release (site:github.com OR site:docs.rs) inurl:releases")
 
 
+def test_an_html_engine_is_sent_a_path_site_as_a_word_when_its_host_is_wanted_whole() -> None:
+    """The reference's example verbatim (6.4): ``site:github.com`` wants the whole host, yet
+    the path beside it still goes as a word, as ``formatScraperQuery`` demotes every
+    positive ``site:`` with a path."""
+    typed = "site:github.com/can1357/oh-my-pi inurl:releases site:github.com 17.1.1 release"
+    scraper = info(FilterSupport(query=SCRAPER_OPERATORS, demoted=frozenset({"in_url"})))
+    plan = plan_filters(SearchParams(query=typed), scraper)
+    assert (
+        plan.params.query == "17.1.1 release github.com/can1357/oh-my-pi releases site:github.com"
+    )
+    assert plan.params.include_domains == ("github.com",)
+
+
 def test_an_engine_writing_its_own_sites_is_not_given_a_path_site_as_a_host() -> None:
     """Google and Ecosia write ``site:`` from the domain field themselves."""
     scraper = info(

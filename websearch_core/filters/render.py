@@ -227,6 +227,18 @@ def _directives(wanted: RequestedFilters, style: QueryStyle) -> list[str]:
     return out
 
 
+def _path_site_words(tokens: tuple[Token, ...]) -> list[str]:
+    """Each wanted site typed with a path, as the word an HTML engine is sent for it.
+
+    Every one, as the reference's ``formatScraperQuery`` (6.4) demotes them: also one
+    whose host is wanted whole beside it (``site:github.com/foo site:github.com`` sends
+    ``github.com/foo site:github.com``), where the path no longer narrows the local check
+    (:attr:`RequestedFilters.site_paths` leaves it out) but still helps the engine rank.
+    """
+    typed = (f"{t.value}{t.path}" for t in tokens if t.kind == "site" and t.path)
+    return list(dict.fromkeys(typed))
+
+
 def render_query(wanted: RequestedFilters, style: QueryStyle) -> str:
     """The query text a provider reading ``style`` is sent for ``wanted``.
 
@@ -245,7 +257,7 @@ def render_query(wanted: RequestedFilters, style: QueryStyle) -> str:
     words = _terms(wanted.tokens, style)
     if _demotes_path_sites(style.demoted) and "query" in style.ways.get("include_domains", ()):
         # Google and Ecosia write their own ``site:`` yet take the path as a word here.
-        words.extend(f"{host}{path}" for host, path in wanted.site_paths)
+        words.extend(_path_site_words(wanted.tokens))
     for name in sorted(style.demoted):
         words.extend(_values(wanted, name))
     words.extend(_directives(wanted, style))
