@@ -180,6 +180,39 @@ def test_not_bang_and_dashes_negate_what_follows_and_plus_makes_a_phrase(
 
 
 @pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("NOT -java", ("exclude_term", "java", "-java")),
+        ('! -"bad phrase"', ("exclude_term", "bad phrase", '-"bad phrase"')),
+        ("NOT -site:x.org", ("exclude_site", "x.org", "-site:x.org")),
+        ("NOT NOT java", ("exclude_term", "java", "-java")),
+        ("NOT ! inurl:forum", ("exclude_in_url", "forum", "-inurl:forum")),
+    ],
+)
+def test_not_before_a_negated_term_or_another_not_goes_and_still_negates(
+    typed: str, read: tuple[str, str, str]
+) -> None:
+    """The reference's ``NOT`` sets a flag the next term reads (6.2): it is no toggle, so
+    ``NOT -java`` and ``NOT NOT java`` both exclude java, and no ``NOT`` is left a word."""
+    assert [(t.kind, t.value, t.raw) for t in tokenize(f"rust {typed}")] == [
+        ("text", "rust", "rust"),
+        read,
+    ]
+
+
+def test_not_before_what_has_no_negation_stays_a_word_however_many() -> None:
+    """Guard (passes before and after): a run of ``NOT`` before a number stays as typed."""
+    assert [t.raw for t in tokenize("NOT NOT 42 ! ! filetype:pdf")] == [
+        "NOT",
+        "NOT",
+        "42",
+        "!",
+        "!",
+        "filetype:pdf",
+    ]
+
+
+@pytest.mark.parametrize(
     "typed",
     ["-before:2024-12-31", "NOT before:2024", "-until:2024", "! until:2024-12"],
 )

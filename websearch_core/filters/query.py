@@ -6,7 +6,8 @@
 reference's parser reads: ``url:``, ``title:``, ``inbody:``, ``inanchor:``, and ``domain:``
 / ``host:``, ``since:``, ``until:`` for ``site:``, ``after:``, ``before:``), and the
 reference's boolean operators (section 6.2): ``NOT`` / ``!`` before a term or directive
-negate it (``NOT site:x`` is ``-site:x``), ``|`` and ``||`` are ``OR``, ``AND`` and ``&&``
+negate it (``NOT site:x`` is ``-site:x``; ``NOT -x`` and ``NOT NOT x`` are ``-x``, as the
+reference's ``NOT`` is a flag, no toggle), ``|`` and ``||`` are ``OR``, ``AND`` and ``&&``
 go (every word is wanted anyway), ``+term`` is an exact phrase; an empty value takes the
 next token (``site: example.com``), a lone ``-`` negates the quoted phrase after it (and
 goes before anything else), ``--site:x`` is ``-site:x``, ``allintitle:a b`` is
@@ -167,6 +168,8 @@ _NEGATED: Final[Mapping[TokenKind, TokenKind]] = MappingProxyType(
     }
 )
 """The kinds ``NOT`` / ``!`` turn into their negation, keeping the value."""
+_NEGATED_ALREADY: Final = frozenset(_NEGATED.values())
+"""The kinds a ``NOT`` / ``!`` before them leaves as they are, itself going."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,27 +342,29 @@ def _word(word: str) -> Token:
     return Token("text", word, word)
 
 
-def _negated(operator: Token, token: Token) -> tuple[Token, ...]:
-    """What ``NOT`` / ``!`` (``operator``) and the ``token`` after it are read as.
+def _negated(token: Token) -> tuple[bool, Token]:
+    """Whether ``NOT`` / ``!`` before ``token`` goes, and what ``token`` is read as.
 
-    A term, phrase or directive with a negation is negated, the operator going; a date
-    stays as it is, the operator going too (the reference ignores negation on dates); one
-    without (an excluded term already, an ``OR``, a number) leaves both as they are. A
-    file type has no negation here, so, as ``-filetype:pdf``, it stays a word: reading
-    it as wanted would ask for the opposite of what was typed.
+    A term, phrase or directive with a negation is negated and the operator goes; so it
+    goes before one negated already (``NOT -x`` is ``-x``: the reference's ``NOT`` sets a
+    flag the next term reads, as its dash does, so the two say the same, and reading
+    ``x`` as wanted would ask for the opposite of what was typed). Before a date or a
+    ``lang:`` it goes too, as the reference ignores negation there; before anything
+    without a negation (an ``OR``, a number) it stays a word. A file type has no negation
+    here, so, as ``-filetype:pdf``, it stays a word, and ``NOT`` with it: reading it as
+    wanted would ask for the opposite of what was typed.
     """
-    word = Token("text", operator.raw, operator.raw)
     if token.kind in _NEGATED:
-        return (Token(_NEGATED[token.kind], token.value, f"-{token.raw}", token.path),)
+        return True, Token(_NEGATED[token.kind], token.value, f"-{token.raw}", token.path)
+    if token.kind in _NEGATED_ALREADY or token.kind in ("after", "before", "lang"):
+        return True, token
     if token.kind == "text":
         excluded = _EXCLUDED_TERM.match(f"-{token.raw}")
         if excluded is not None:
-            return (Token("exclude_term", excluded[1], f"-{token.raw}"),)
-    if token.kind in ("after", "before", "lang"):
-        return (token,)
+            return True, Token("exclude_term", excluded[1], f"-{token.raw}")
     if token.kind == "filetype":
-        return (word, Token("text", token.raw, token.raw))
-    return (word, token)
+        return False, Token("text", token.raw, token.raw)
+    return False, token
 
 
 def _adopted(token: Token, following: Token) -> Token | None:
@@ -410,6 +415,10 @@ def _read_empty_values(tokens: list[Token]) -> list[Token]:
     return read
 
 
+def _is_not(token: Token) -> bool:
+    return token.kind == "text" and token.raw in _NOT_WORDS
+
+
 def _closing_split(word: str) -> tuple[str, int]:
     """``word`` without the trailing ``)`` it does not open, and how many there were.
 
@@ -429,19 +438,25 @@ def _closing_split(word: str) -> tuple[str, int]:
 def _read_operators(tokens: list[Token]) -> tuple[Token, ...]:
     """``tokens`` with ``NOT`` / ``!`` applied to what follows them.
 
-    An ``AND`` without a word on each side is read as a word (``AND gate``), and a
-    ``NOT`` followed by another stays a word, the second negating what follows it.
+    An ``AND`` without a word on each side is read as a word (``AND gate``). ``NOT``s in
+    a row are one, as the reference's flag is (``NOT NOT x`` is ``-x``): they all go, or
+    all stay words where what follows has no negation.
     """
     read: list[Token] = []
     index = 0
     while index < len(tokens):
         token = tokens[index]
         index += 1
-        if token.kind == "text" and token.raw in _NOT_WORDS and index < len(tokens):
-            following = tokens[index]
-            if not (following.kind == "text" and following.raw in _NOT_WORDS):
-                read.extend(_negated(token, following))
-                index += 1
+        if _is_not(token):
+            following = index
+            while following < len(tokens) and _is_not(tokens[following]):
+                following += 1
+            if following < len(tokens):
+                consumed, negated = _negated(tokens[following])
+                if not consumed:
+                    read.extend(tokens[index - 1 : following])
+                read.append(negated)
+                index = following + 1
                 continue
         read.append(token)
     last = len(read) - 1
