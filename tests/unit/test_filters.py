@@ -182,6 +182,37 @@ def test_not_bang_and_dashes_negate_what_follows_and_plus_makes_a_phrase(
 @pytest.mark.parametrize(
     ("typed", "read"),
     [
+        ("intitle:\u201cerror handling\u201d", [("in_title", "error handling")]),
+        (
+            "allintitle:\u201cerror handling\u201d rust",
+            [("in_title", "error handling"), ("in_title", "rust")],
+        ),
+        (
+            "allintitle:rust \u201cerror handling\u201d",
+            [("in_title", "rust"), ("in_title", "error handling")],
+        ),
+        ("\u201cerror handling\u201d rust", [("phrase", "error handling"), ("text", "rust")]),
+        ('-\u201cerror handling"', [("exclude_term", "error handling")]),
+    ],
+)
+def test_curly_quotes_read_as_straight_ones(typed: str, read: list[tuple[str, str]]) -> None:
+    """Reference 6.1: a quote is ``"``, U+201C or U+201D, so a quoted value or phrase a
+    model writes with typographic quotes reads as with straight ones (before, the value
+    was read only where the query held ``:"``; the phrase not at all)."""
+    assert [(t.kind, t.value) for t in tokenize(typed)] == read
+
+
+def test_a_curly_quoted_phrase_is_sent_with_straight_quotes() -> None:
+    plan = plan_filters(
+        SearchParams(query="rust \u201cerror handling\u201d"),
+        info(FilterSupport(query=QUERY_OPERATORS)),
+    )
+    assert plan.params.query == 'rust "error handling"'
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
         ("NOT -java", ("exclude_term", "java", "-java")),
         ('! -"bad phrase"', ("exclude_term", "bad phrase", '-"bad phrase"')),
         ("NOT -site:x.org", ("exclude_site", "x.org", "-site:x.org")),

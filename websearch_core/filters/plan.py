@@ -122,7 +122,7 @@ def _ways(
     }
 
 
-_MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"]|(?:^|\s)[-+!|&]|\b(?:OR|AND|NOT)\b')
+_MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"\u201c\u201d]|(?:^|\s)[-+!|&]|\b(?:OR|AND|NOT)\b')
 """What every directive and operator contains; a query without any skips the tokenizer
 (most queries)."""
 

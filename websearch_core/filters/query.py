@@ -64,16 +64,26 @@ TokenKind = Literal[
 _WORDS_IN_NAMES: Final = (
     "inurl|url|intitle|title|intext|inbody|inanchor|allintitle|allinurl|allintext"
 )
-_TOKEN: Final = re.compile(r'(?P<open>\(+)|(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"|(?P<word>\S+)')
+_QUOTES: Final = '"\u201c\u201d'
+"""The reference's quote characters (6.1): ``"`` and the typographic ``\u201c`` ``\u201d``
+a model or a pasted text may use; any of them opens or closes a quoted span."""
+_QUOTED: Final = rf"[{_QUOTES}](?P<{{name}}>[^{_QUOTES}]*[^{_QUOTES}\s][^{_QUOTES}]*)[{_QUOTES}]"
+_TOKEN: Final = re.compile(
+    rf"(?P<open>\(+)|(?P<neg>-?){_QUOTED.format(name='phrase')}|(?P<word>\S+)"
+)
 """Opening parentheses, a ``"phrase"`` or a word: a word's leading ``(`` are split off
 (reference 6.1), so ``("a b" OR c)`` reads its phrase."""
 _TOKEN_OR_QUOTED_VALUE: Final = re.compile(
-    r'(?P<open>\(+)|(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"'
-    rf'|(?P<named>-?(?i:{_WORDS_IN_NAMES}):)"(?P<quoted>[^"]*[^"\s][^"]*)"'
+    rf"(?P<open>\(+)|(?P<neg>-?){_QUOTED.format(name='phrase')}"
+    rf"|(?P<named>-?(?i:{_WORDS_IN_NAMES}):){_QUOTED.format(name='quoted')}"
     r"|(?P<word>\S+)"
 )
 """:data:`_TOKEN`, or a words-in directive with a quoted value (``intitle:"error
-handling"``): used only on a query holding ``:"``, as it takes twice the time."""
+handling"``): used only on a query holding a quote after a ``:`` (:data:`_QUOTED_VALUE`),
+as it takes twice the time."""
+_QUOTED_VALUE: Final = re.compile(rf":[{_QUOTES}]")
+_STRAIGHT: Final = str.maketrans("\u201c\u201d", '""')
+"""Typographic quotes to straight ones, in the text a provider is sent."""
 _NAMES: Final = (
     rf"site|domain|host|after|since|before|until|filetype|ext|lang|language|{_WORDS_IN_NAMES}"
 )
@@ -291,7 +301,7 @@ def _directive(word: str) -> Token | None:
     value = directive["value"]
     if key in _WORDS_IN:
         # ``intext:""`` asks for no words; a stray quote (``intitle:"rust``) is not one.
-        words = value.strip('"')
+        words = value.strip(_QUOTES)
         return _words_in(word[: directive.start("value")], words, word) if words else None
     if key == "site":
         domain = parse_domain(value)
@@ -505,7 +515,7 @@ def tokenize(query: str) -> tuple[Token, ...]:
         [('in_title', 'error handling'), ('exclude_in_url', 'forum')]
     """
     tokens: list[Token] = []
-    quoted_values = ':"' in query
+    quoted_values = _QUOTED_VALUE.search(query) is not None
     split_values = False
     parens = False
     for match in (_TOKEN_OR_QUOTED_VALUE if quoted_values else _TOKEN).finditer(query):
@@ -523,10 +533,10 @@ def tokenize(query: str) -> tuple[Token, ...]:
         elif match["phrase"] is not None:
             phrase = " ".join(match["phrase"].split())
             kind: TokenKind = "exclude_term" if match["neg"] else "phrase"
-            tokens.append(Token(kind, phrase, match.group(0)))
+            tokens.append(Token(kind, phrase, match.group(0).translate(_STRAIGHT)))
         elif quoted_values and match["named"] is not None:
             value = " ".join(match["quoted"].split())
-            tokens.append(_words_in(match["named"], value, match.group(0)))
+            tokens.append(_words_in(match["named"], value, match.group(0).translate(_STRAIGHT)))
         else:
             parens = True
             tokens.extend(Token("text", "(", "(") for _ in match["open"])
