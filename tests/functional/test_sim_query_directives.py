@@ -72,6 +72,10 @@ TYPED: Mapping[str, str] = {
     "paren_site": "rust guide (site:github.com)",
     "dash_site": "rust guide - site:github.com",
     "lang": "rust guide lang:de",
+    "not_dashed_term": "rust async NOT -tokio",
+    "not_not_term": "rust async NOT NOT tokio",
+    "curly_phrase": "rust \u201cerror handling\u201d guide",
+    "site_path_whole": "rust guide site:github.com/Rust-Lang site:github.com",
 }
 """One query per directive kind, the directive last (the reference writes them last), but
 for ``order``, which checks that a directive typed first goes out after the words."""
@@ -86,11 +90,16 @@ READ_AS: Mapping[str, str] = {
     "parens_or": "or_group",
     "paren_site": "site",
     "dash_site": "site",
+    "not_dashed_term": "exclude_term",
+    "not_not_term": "exclude_term",
+    "curly_phrase": "phrase",
 }
 """The operators (reference 6.2) sent as the directive they mean: ``NOT x`` / ``! x`` as
 ``-x``, ``|`` as ``OR``; a negated date as the date (the dash is ignored on dates); an
 empty value with the next token (``site: x``), ``--site:`` as ``-site:``; parentheses
-dropped (6.1), a lone ``-`` before no phrase dropped (``- site:x`` is ``site:x``)."""
+dropped (6.1), a lone ``-`` before no phrase dropped (``- site:x`` is ``site:x``); ``NOT``
+before a ``-term`` or another ``NOT`` as one ``-`` (a flag, no toggle); typographic quotes
+as straight ones (6.1)."""
 
 LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
     "exclude_term": ("rust async", frozenset({"exa"})),
@@ -136,6 +145,10 @@ WORDS_IN: Mapping[str, Mapping[str, frozenset[str]]] = {
     "or_group": {"rust golang tutorial": _NO_OR},
     "site_path": {"rust guide github.com/rust-lang": _SCRAPERS, "rust guide": LEFT_OUT["site"][1]},
     "lang": {"rust guide": frozenset(PROVIDERS)},  # the language parameter, never the text
+    "site_path_whole": {
+        "rust guide github.com/rust-lang site:github.com": _SCRAPERS,
+        "rust guide": LEFT_OUT["site"][1],
+    },
 }
 """Per kind: each other query sent, and the providers sent it; every other provider is
 sent :data:`AS_READ`'s query, else the query as typed."""
@@ -146,6 +159,7 @@ AS_READ: Mapping[str, str] = {
     "plus_term": 'rust "borrow" guide',
     "dash_phrase": 'rust async -"tokio runtime"',
     "site_path": "rust guide site:github.com",
+    "site_path_whole": "rust guide site:github.com",
 }
 """The query a provider that reads the directive is sent, where it is not the query typed:
 the words first, then the directives (reference 6.3), and an ``OR`` group in parentheses."""
