@@ -89,6 +89,21 @@ async def test_a_filter_every_engine_ignored_is_ignored(sim: Simulator) -> None:
     assert "Filters not applied: language=de." in result.text
 
 
+async def test_a_lang_directive_a_passed_language_replaced_is_named_in_the_note(
+    sim: Simulator,
+) -> None:
+    """``language=fr`` wins over the model's ``lang:de``: the model is told, in the one
+    line about filters not applied, that its directive was dropped and for what."""
+    takes_language = ("duckduckgo", "google")
+    others = tuple(eid for eid in ENGINES if eid not in takes_language)
+    async with WebSearch(sim.settings(exclude=UNSIMULATED + others)) as ws:
+        result = await ws.run("laravel lang:de", provider="public", language="fr", use_cache=False)
+    assert result.error is None, result.error
+    record = [(f.name, f.value, f.applied) for f in result.response.filters]
+    assert record == [("language", "fr", ("native",)), ("language", "de", ("ignored",))]
+    assert "Filters not applied: language=de (language=fr used instead)." in result.text
+
+
 async def test_an_engine_that_found_nothing_does_not_weaken_the_record(sim: Simulator) -> None:
     for eid in ENGINES:
         if eid not in ("duckduckgo", "google"):

@@ -422,6 +422,28 @@ def test_an_iso_639_code_next_to_a_programming_language_is_still_read(typed: str
     assert [(t.kind, t.value) for t in tokenize(typed)] == [("lang", tag)]
 
 
+@pytest.mark.parametrize(
+    ("params", "note"),
+    [
+        (
+            SearchParams(query="rust lang:de", language="fr"),
+            "Filters not applied: language=de (language=fr used instead).",
+        ),
+        (
+            SearchParams(query="lang:de rust lang:it"),
+            "Filters not applied: language=it (language=de used instead).",
+        ),
+        (SearchParams(query="rust lang:fr", language="fr"), None),
+    ],
+)
+def test_a_lang_directive_that_gave_way_is_recorded_and_named_in_the_note(
+    params: SearchParams, note: str | None
+) -> None:
+    plan = plan_filters(params, info(FilterSupport(native=frozenset({"language"}))))
+    response = apply_plan(plan, SearchResponse(provider="example"))
+    assert ignored_note(response) == note
+
+
 def test_a_language_passed_wins_over_a_lang_directive() -> None:
     params = SearchParams(query="rust lang:de", language="fr")
     plan = plan_filters(params, info(FilterSupport(native=frozenset({"language"}))))

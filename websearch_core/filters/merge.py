@@ -4,7 +4,8 @@ A program may pass ``include_domains`` while the model writes ``site:`` in the s
 both are the caller's wish, so both count: domains, phrases and terms are joined, and
 of two date bounds the narrower wins. A search has one language: a ``language`` passed
 wins over a ``lang:`` typed in the query (the program's setting is deliberate, the model's
-directive a guess), and of several ``lang:`` the first typed counts.
+directive a guess), and of several ``lang:`` the first typed counts; the others are kept
+(:attr:`RequestedFilters.dropped_languages`) so the model is told they were not applied.
 """
 
 from collections.abc import Iterable
@@ -45,6 +46,9 @@ class RequestedFilters:
     site_paths: tuple[tuple[str, str], ...] = ()
     """``(host, path)`` for each site typed with a path (``site:github.com/anthropics``)
     whose host is not also wanted whole: a local check of that host wants the path too."""
+    dropped_languages: tuple[str, ...] = ()
+    """Each ``lang:`` typed that gave way to :attr:`language` (a ``language`` passed, or
+    the first ``lang:``): not a filter applied, so no entry, but recorded as ignored."""
     exclude_site_paths: tuple[tuple[str, str], ...] = ()
     """``(host, path)`` for each ``-site:`` typed with a path (``-site:github.com/foo``)
     whose host is not also excluded whole: only the URLs under the path are unwanted, so
@@ -108,6 +112,7 @@ def requested_filters(params: SearchParams) -> RequestedFilters:
         return [token.value for token in tokens if token.kind == kind]
 
     date_after, date_before = date_bounds(tokens, params.date_after, params.date_before)
+    language = params.language or next(iter(typed("lang")), None)
     sites = [token for token in tokens if token.kind == "site"]
     whole = {*params.include_domains, *(site.value for site in sites if not site.path)}
     unwanted = [token for token in tokens if token.kind == "exclude_site"]
@@ -127,7 +132,8 @@ def requested_filters(params: SearchParams) -> RequestedFilters:
         date_after=date_after,
         date_before=date_before,
         recency=params.recency,
-        language=params.language or next(iter(typed("lang")), None),
+        language=language,
+        dropped_languages=_unique(tag for tag in typed("lang") if tag != language),
         country=params.country,
         phrase=_unique(typed("phrase")),
         exclude_terms=_unique(typed("exclude_term")),

@@ -1,8 +1,13 @@
 """The one line a model reads when a filter it asked for could not be applied."""
 
-from ..models import SearchResponse
+from typing import Final
+
+from ..models import AppliedFilter, FilterName, SearchResponse
 
 __all__ = ["ignored_note"]
+
+_ONE_VALUE: Final[frozenset[FilterName]] = frozenset({"language", "country", "recency"})
+"""Filters a search applies with one value: another value of one, not applied, gave way."""
 
 
 def ignored_note(response: SearchResponse) -> str | None:
@@ -18,11 +23,35 @@ def ignored_note(response: SearchResponse) -> str | None:
         ...     AppliedFilter(name="language", value="de", applied=("ignored",)),
         ... )))
         'Filters not applied: language=de.'
+        >>> ignored_note(SearchResponse(provider="bing", filters=(
+        ...     AppliedFilter(name="language", value="fr", applied=("native",)),
+        ...     AppliedFilter(name="language", value="de", applied=("ignored",)),
+        ... )))
+        'Filters not applied: language=de (language=fr used instead).'
     """
     parts = []
     for item in response.filters:
         if "ignored" not in item.applied:
             continue
         partly = " (some results unchecked)" if len(item.applied) > 1 else ""
-        parts.append(f"{item.name}={item.value}{partly}")
+        used = _used_instead(item, response.filters)
+        instead = f" ({item.name}={used} used instead)" if used else ""
+        parts.append(f"{item.name}={item.value}{partly}{instead}")
     return f"Filters not applied: {', '.join(parts)}." if parts else None
+
+
+def _used_instead(item: AppliedFilter, record: tuple[AppliedFilter, ...]) -> str | None:
+    """The value applied in place of ``item``'s, for a filter that takes one value.
+
+    A ``lang:de`` typed in the query gives way to a ``language`` passed (a program's
+    setting over a model's guess); the model reads that its directive was dropped, and
+    for what, rather than wondering why the results are not in German.
+    """
+    if item.name not in _ONE_VALUE:
+        return None
+    applied = (
+        other.value
+        for other in record
+        if other.name == item.name and other.value != item.value and other.applied != ("ignored",)
+    )
+    return next(applied, None)

@@ -222,9 +222,16 @@ def apply_plan(
             return (*planned, "ignored")
         return planned
 
-    record = tuple(
-        AppliedFilter(name=name, value=value, applied=ways(name, value))
-        for name, value in plan.wanted.entries()
+    record = (
+        *(
+            AppliedFilter(name=name, value=value, applied=ways(name, value))
+            for name, value in plan.wanted.entries()
+        ),
+        # A ``lang:`` that gave way to the language used: asked for, and not applied.
+        *(
+            AppliedFilter(name="language", value=tag, applied=("ignored",))
+            for tag in plan.wanted.dropped_languages
+        ),
     )
     update: dict[str, object] = {"sources": checked.sources, "filters": record}
     if response.sources and not checked.sources:
