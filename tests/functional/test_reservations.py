@@ -21,7 +21,7 @@ from tests.functional._sim_helpers import simulator_fixture
 from tests.functional._state_settings import state_environment
 from websearch_core import WebSearch
 from websearch_core.errors import AuthorizationError
-from websearch_core.ledger import Ledger, ProviderSkippedError, mark_scope
+from websearch_core.ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
 from websearch_core.providers import get_provider
 from websearch_core.quota import Budget, Rate
 from websearch_core.state import MemoryStore, StateStore, open_store
@@ -127,56 +127,86 @@ async def test_count_request_is_an_atomic_check_and_count(any_state: dict[str, A
 async def test_a_burst_is_spread_by_the_rate_and_what_cannot_wait_is_skipped(
     any_state: dict[str, Any],
 ) -> None:
-    # Slots 0.5 s apart and 1.2 s to wait: three fit (0, 0.5, 1 s), two do not (1.5, 2 s),
-    # with 0.2 s and 0.3 s to spare, so a waiter woken late by a loaded machine cannot turn
-    # the count.
+    # Slots a minute apart and 150 s to wait: three fit (0, 60, 120 s), two do not (180,
+    # 240 s, 30 s past it). The waits are recorded, not slept: what is checked is what each
+    # waiter was booked and waited out before it was granted, not when a loaded machine
+    # woke it (a 0.5 s rate timed on the wall clock failed a waiter woken 0.5 s late).
+    waited: dict[asyncio.Task[Any] | None, list[float]] = {}
+
+    async def recorded(seconds: float) -> None:
+        waited.setdefault(asyncio.current_task(), []).append(seconds)
+
+    async def reserve() -> list[float]:
+        await ledger.reserve(BRAVE, max_wait=150)
+        return waited.get(asyncio.current_task(), [])
+
     async with _store(any_state) as store:
-        ledger = Ledger(store, rates={"brave": Rate(2, 1.0)})
-        started = time.monotonic()
-
-        async def reserve() -> float:
-            await ledger.reserve(BRAVE, max_wait=1.2)
-            return time.monotonic() - started
-
+        ledger = Ledger(store, rates={"brave": Rate(1, 60.0)}, sleep=recorded)
+        before = time.time()
         outcomes = await asyncio.gather(*(reserve() for _ in range(5)), return_exceptions=True)
+        booking_took = time.time() - before
         used = await store.get_usage("brave", ledger._windows("brave", time.time())[0].period)
-    granted = sorted(o for o in outcomes if isinstance(o, float))
+    granted = sorted((o for o in outcomes if isinstance(o, list)), key=sum)
     refused = [o for o in outcomes if isinstance(o, ProviderSkippedError)]
-    assert len(granted) == 3 and len(refused) == 2
-    # Each one never before its slot (booked after ``started``, so these bounds are exact)
-    # and before the slot after it: a busy machine may wake a waiter late, not a slot late.
-    assert granted[0] < 0.495
-    assert 0.495 <= granted[1] < 0.995
-    assert 0.995 <= granted[2] < 1.495
-    assert "rate limit of 2/s has no free slot within 1.2s" in refused[0].message
+    assert len(granted) == 3 and len(refused) == 2, outcomes
+    assert sum(len(sleeps) for sleeps in waited.values()) == 2  # the refused waited for none
+    # The first went at once; the others each waited out their own slot, booked a minute
+    # after the one before it from the first booking's time: less what the later booking
+    # came after it (a busy machine only widens this), never more than the slot.
+    assert granted[0] == []
+    for nth, sleeps in enumerate(granted[1:], start=1):
+        assert len(sleeps) == 1
+        assert nth * 60.0 - booking_took - 0.01 <= sleeps[0] <= nth * 60.0 + 0.01
+    assert "rate limit of 1/min has no free slot within 150s" in refused[0].message
     assert used == 3  # the refused reservations gave their count back
 
 
 async def test_a_waiter_woken_late_does_not_push_the_next_past_its_booked_slot() -> None:
-    # Slots 0.2 s apart, 0.45 s to wait: all three fit (0, 0.2, 0.4 s). The second is woken
-    # 0.15 s late, as a busy loop does; the third, on time, must still go at its slot. When
-    # the in-process limiter gated every send, it paced the third from the second's late
-    # send (free at 0.55 s, past its wait): skipped, its booked slot unused.
+    # Slots a minute apart: the store books 0, 60 and 120 s. The waiters sleep until the test
+    # says their slot has come, an event, not a clock reading. The second is woken last,
+    # after the third's slot: the third must go at its own booked slot, not wait on the
+    # second, nor on the in-process limiter's pacing from the first's send (a minute on the
+    # real clock). When that limiter gated every send, it paced each from the previous
+    # one's wake-up: a waiter woken late pushed the next past its wait, skipped.
     store = MemoryStore()
-    sleeps = 0
+    asleep: list[tuple[float, asyncio.Task[Any] | None, asyncio.Event]] = []
+    two_asleep = asyncio.Event()
 
-    async def one_late_wake(seconds: float) -> None:
-        nonlocal sleeps
-        sleeps += 1
-        await asyncio.sleep(seconds + (0.15 if sleeps == 1 else 0.0))
+    async def until_told(seconds: float) -> None:
+        told = asyncio.Event()
+        asleep.append((seconds, asyncio.current_task(), told))
+        if len(asleep) == 2:
+            two_asleep.set()
+        await told.wait()
 
-    ledger = Ledger(store, rates={"brave": Rate(5, 1.0)}, sleep=one_late_wake)
-    started = time.monotonic()
-
-    async def reserve() -> float:
-        await ledger.reserve(BRAVE, max_wait=0.45)
-        return time.monotonic() - started
-
-    outcomes = await asyncio.gather(*(reserve() for _ in range(3)), return_exceptions=True)
-    granted = [o for o in outcomes if isinstance(o, float)]
-    assert len(granted) == 3, outcomes
-    # The third went at its booked slot (0.4 s), not after the late one's pacing (0.55 s).
-    assert max(granted) < 0.55
+    ledger = Ledger(store, rates={"brave": Rate(1, 60.0)}, sleep=until_told)
+    before = time.time()
+    first = await ledger.reserve(BRAVE, max_wait=150)  # the free slot, at once
+    assert first.provider == "brave" and asleep == []
+    later = [asyncio.create_task(ledger.reserve(BRAVE, max_wait=150)) for _ in range(2)]
+    done, _ = await asyncio.wait(
+        [asyncio.create_task(two_asleep.wait()), *later],
+        timeout=30,  # a waiter that never sleeps fails, not hangs
+        return_when=asyncio.FIRST_COMPLETED,
+    )
+    booking_took = time.time() - before
+    assert len(asleep) == 2 and not any(task.done() for task in later), done
+    (second_slot, second, wake_second), (third_slot, third, wake_third) = sorted(
+        asleep, key=lambda a: a[0]
+    )
+    assert second is not None and third is not None
+    # Booked a minute apart from the first's time, less what the bookings took (see above).
+    assert 60.0 - booking_took - 0.01 <= second_slot <= 60.0 + 0.01
+    assert 120.0 - booking_took - 0.01 <= third_slot <= 120.0 + 0.01
+    wake_third.set()  # the third's slot comes while the second still sleeps
+    async with asyncio.timeout(30):  # one paced by the real clock waits a minute: fails
+        granted_third = await third
+    assert isinstance(granted_third, Reservation)
+    assert granted_third.provider == "brave" and not second.done()
+    wake_second.set()  # the late one wakes, and goes too
+    async with asyncio.timeout(30):
+        granted_second = await second
+    assert isinstance(granted_second, Reservation) and granted_second.provider == "brave"
 
 
 async def test_without_its_state_store_the_ledger_still_paces_alone() -> None:

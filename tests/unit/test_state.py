@@ -865,27 +865,37 @@ async def test_the_default_reserve_unless_marked_reads_the_mark_then_reserves() 
 
 
 async def test_rate_slots_are_spaced_and_refused_beyond_max_wait(store: StateStore) -> None:
-    waits = [await store.take_rate_slot("brave", 0.5, 1.2) for _ in range(4)]
-    assert waits[0] is not None and waits[0] == pytest.approx(0.0, abs=0.05)
-    assert waits[1] is not None and waits[1] == pytest.approx(0.5, abs=0.05)
-    assert waits[2] is not None and waits[2] == pytest.approx(1.0, abs=0.05)
-    assert waits[3] is None  # 1.5 s away: more than max_wait, and nothing booked
-    again = await store.take_rate_slot("brave", 0.5, 2.0)
-    assert again is not None and again == pytest.approx(1.5, abs=0.05)
-    other = await store.take_rate_slot("tavily", 0.5, 0.0)
-    assert other is not None and other == pytest.approx(0.0, abs=0.05)
+    # Slots a minute apart and 150 s to wait: 0, 60 and 120 s fit, 180 s does not (30 s
+    # spare). Each wait is its slot less the time since the first booking: bound by that
+    # time as measured, which a busy machine only widens (a 0.05 s tolerance failed when a
+    # store call came 0.06 s after the one before).
+    before = time.time()
+    waits = [await store.take_rate_slot("brave", 60.0, 150.0) for _ in range(4)]
+    again = await store.take_rate_slot("brave", 60.0, 200.0)
+    took = time.time() - before
+    assert waits[0] is not None and waits[0] == pytest.approx(0.0, abs=0.01)  # free: now
+    for nth, wait in enumerate([*waits[1:3], again], start=1):  # again: the refused one's
+        assert wait is not None and nth * 60.0 - took - 0.01 <= wait <= nth * 60.0 + 0.01
+    assert waits[3] is None  # 180 s away: more than max_wait, and nothing booked
+    other = await store.take_rate_slot("tavily", 60.0, 0.0)
+    assert other is not None and other == pytest.approx(0.0, abs=0.01)
 
 
 async def test_rate_slot_wait_reads_the_booking_without_taking_a_slot(store: StateStore) -> None:
     """What ``websearch providers`` says of a rate-limited provider: when it may send next."""
     assert await store.rate_slot_wait("brave") == 0.0  # nothing booked: free now
+    before = time.time()
     await store.take_rate_slot("brave", 60.0, 0.0)
     first = await store.rate_slot_wait("brave")
-    assert first == pytest.approx(60.0, abs=0.5)
-    assert await store.rate_slot_wait("brave") == pytest.approx(first, abs=0.5)  # no booking
-    assert await store.take_rate_slot("brave", 60.0, 61.0) == pytest.approx(60.0, abs=0.5)
+    again = await store.rate_slot_wait("brave")
+    booked = await store.take_rate_slot("brave", 60.0, 61.0)
+    failsafe = await FailSafeStore(store).rate_slot_wait("brave")
+    took = time.time() - before  # each reading is its slot less at most this (see above)
+    assert 60.0 - took - 0.01 <= first <= 60.0 + 0.01
+    assert again <= first + 0.01  # reading took no slot: not a minute further
+    assert booked is not None and 60.0 - took - 0.01 <= booked <= 60.0 + 0.01
     assert await store.rate_slot_wait("tavily") == 0.0
-    assert await FailSafeStore(store).rate_slot_wait("brave") == pytest.approx(120.0, abs=0.5)
+    assert 120.0 - took - 0.01 <= failsafe <= 120.0 + 0.01
 
 
 async def test_rate_slot_arguments_are_checked(store: StateStore) -> None:
