@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from .browser import HeadlessBrowser
+from .cli_status import PROG
 from .credentials import Credentials, OAuthToken, TokenRefresher
 from .errors import SearchProviderError
 from .filters.support import FilterSupport
@@ -103,6 +104,26 @@ class ProviderInfo:
         if self.setup_hint:
             return self.setup_hint
         return f"set {' or '.join(self.env_vars)}" if self.env_vars else None
+
+    @property
+    def setup_advice(self) -> str | None:
+        """What a provider that cannot run for want of setup tells its user to do.
+
+        :attr:`setup_needed`, and for a provider configured by a key alone the store's
+        command too: a first user forcing ``brave`` read only ``set BRAVE_API_KEY``,
+        though the README's quick start stores the key with ``websearch auth set brave``
+        (read by every search, the library's too). The providers table keeps the shorter
+        :attr:`setup_needed` per row and names the command once, below the table.
+
+        Example:
+            >>> ProviderInfo(id="brave", label="Brave", kind="api", description="",
+            ...     docs_url="", env_vars=("BRAVE_API_KEY",)).setup_advice
+            "set BRAVE_API_KEY, or store the key with 'websearch auth set brave'"
+        """
+        needed = self.setup_needed
+        if needed is None or self.setup_hint:
+            return needed
+        return f"{needed}, or store the key with '{PROG} auth set {self.id}'"
 
     @property
     def response_name(self) -> str:

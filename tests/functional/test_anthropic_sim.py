@@ -254,7 +254,8 @@ async def test_without_credentials_a_forced_anthropic_is_unavailable(sim: Simula
         result = await ws.run(QUERY, provider="anthropic")
     why = (
         "Anthropic was forced but cannot run (no API key: set ANTHROPIC_SEARCH_API_KEY or "
-        "ANTHROPIC_API_KEY); fell back to the auto chain"
+        "ANTHROPIC_API_KEY, or store the key with 'websearch auth set anthropic'); fell back "
+        "to the auto chain"
     )
     assert result.text == f"Error: No web search provider configured. {why}."
     assert result.response.attempts[0].detail == why

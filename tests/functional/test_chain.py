@@ -344,7 +344,8 @@ async def test_a_listed_provider_that_cannot_run_is_reported_not_skipped(
     # as nothing could be asked (the settings failed, not Tavily: the command exits 2).
     why = (
         "Tavily web search is unavailable. Configure its credentials or select the automatic "
-        "provider chain. To configure it, set TAVILY_API_KEY."
+        "provider chain. To configure it, set TAVILY_API_KEY, or store the key with "
+        "'websearch auth set tavily'."
     )
     assert result.error == f"No web search provider configured. {why}"
     assert result.response.provider == "tavily"
@@ -364,8 +365,10 @@ async def test_a_chain_whose_listed_providers_all_lack_their_keys_names_each(
     assert result.error == (
         "No web search provider configured. brave: Brave web search is unavailable. Configure "
         "its credentials or select the automatic provider chain. To configure it, set "
-        "BRAVE_API_KEY; tavily: Tavily web search is unavailable. Configure its credentials or "
-        "select the automatic provider chain. To configure it, set TAVILY_API_KEY."
+        "BRAVE_API_KEY, or store the key with 'websearch auth set brave'; tavily: Tavily web "
+        "search is unavailable. Configure its credentials or select the automatic provider "
+        "chain. To configure it, set TAVILY_API_KEY, or store the key with 'websearch auth set "
+        "tavily'."
     )
     assert sum(requests_per_provider(sim).values()) == 0
 
@@ -393,7 +396,8 @@ async def test_a_forced_provider_that_cannot_run_says_why_before_the_fallbacks(
     assert result.is_error
     assert result.text.startswith(
         "Error: All web search providers failed: tavily: Tavily was forced but cannot run "
-        "(no API key: set TAVILY_API_KEY); fell back to the auto chain; brave: "
+        "(no API key: set TAVILY_API_KEY, or store the key with 'websearch auth set tavily'); "
+        "fell back to the auto chain; brave: "
     )
     assert requests_per_provider(sim)["tavily"] == 0
 
@@ -511,8 +515,8 @@ async def test_a_preferred_provider_without_its_key_says_why_in_the_failure(
         with pytest.raises(AllProvidersFailedError) as raised:
             await ws.search("python asyncio", use_cache=False)
     why = (
-        "Brave was preferred but cannot run (no API key: set BRAVE_API_KEY); fell back to the "
-        "auto chain"
+        "Brave was preferred but cannot run (no API key: set BRAVE_API_KEY, or store the key "
+        "with 'websearch auth set brave'); fell back to the auto chain"
     )
     assert result.error is not None
     assert result.error.startswith(f"All web search providers failed: brave: {why}; duckduckgo:")

@@ -140,7 +140,8 @@ async def test_moonshot_api_key_alone_does_not_enable_kimi(
     # (empty) auto chain
     assert forced.text == (
         "Error: No web search provider configured. Kimi was forced but cannot run (no API key: "
-        "set MOONSHOT_SEARCH_API_KEY or KIMI_SEARCH_API_KEY); fell back to the auto chain."
+        "set MOONSHOT_SEARCH_API_KEY or KIMI_SEARCH_API_KEY, or store the key with "
+        "'websearch auth set kimi'); fell back to the auto chain."
     )
     assert sim["kimi"].requests == []
 

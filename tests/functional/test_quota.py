@@ -287,7 +287,8 @@ async def test_pinned_provider_that_cannot_run_says_so(sim: Simulator) -> None:
         result = await ws.run("python asyncio")
     assert result.error == (
         "No web search provider configured. Brave web search is unavailable. Configure its "
-        "credentials or select the automatic provider chain. To configure it, set BRAVE_API_KEY."
+        "credentials or select the automatic provider chain. To configure it, set BRAVE_API_KEY, "
+        "or store the key with 'websearch auth set brave'."
     )
     assert sum(requests_per_provider(sim).values()) == 0
 

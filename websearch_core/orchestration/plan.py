@@ -296,7 +296,7 @@ def _why_unavailable(provider: SearchProvider, excluded: AbstractSet[str]) -> st
     info = provider.info
     if info.id in excluded:
         return "it is excluded by the exclude setting or WEBSEARCH_EXCLUDE"
-    needed = info.setup_needed
+    needed = info.setup_advice
     if needed is None:
         return "not configured"
     return f"not configured: {needed}" if info.setup_hint else f"no API key: {needed}"
@@ -324,7 +324,7 @@ def _add_explicit(
     elif report_unavailable:
         # The spec's text for an explicitly chosen provider that cannot run, then what to
         # set: the text alone left the user to find the variable's name.
-        needed = provider.info.setup_needed
+        needed = provider.info.setup_advice
         error = ProviderNotConfiguredError(
             provider_id,
             f"{provider.info.label} web search is unavailable. Configure its credentials or "
