@@ -28,7 +28,7 @@ from .orchestration.quota import (
     period_window,
     utc_text,
 )
-from .provider_credentials import SignedIn
+from .provider_credentials import SignedIn, StoredOAuth
 from .provider_ids import FREE_ENGINE_ORDER
 from .provider_types import ProviderInfo
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
@@ -45,6 +45,7 @@ from .state.base import (
 from .state.failsafe import FailSafeStore, FreshLookStore
 from .state.sqlite import SQLiteStore
 from .store_passed import run_past_store
+from .store_restore import restore_advice
 from .store_unreadable import NEEDS_STORE, UnreadableStoreError
 
 __all__ = [
@@ -487,22 +488,27 @@ async def _collect_status(
                 budget_used=budget_used,
                 browser_missing=browser_missing,
                 note=note,
-                advice=_store_advice(setup, info.label, available=available),
+                advice=_store_advice(setup, provider, available=available),
             )
         )
     return statuses
 
 
-def _store_advice(setup: _Setup, label: str, *, available: bool) -> str | None:
+def _store_advice(setup: _Setup, provider: SearchProvider, *, available: bool) -> str | None:
     """A row's advice when the credential store cannot be read and that costs it something.
 
-    A provider that needs the file is told the file and its fix; one that runs on a key
-    while a sign-in it sends first may be in the file (Gemini's), that it did so too.
+    A provider that needs the file is told the file and its fix, the fix naming how to
+    store again what it looks up there (a key, a sign-in); one that runs on a key while a
+    sign-in it sends first may be in the file (Gemini's), that it did so too, and how to
+    store the sign-ins alone (its key is set elsewhere).
     """
+    kinds = provider.credential_kinds
     if setup.unread_store is not None:
-        return setup.unread_store.repair()
+        return setup.unread_store.repair(restore=restore_advice(kinds, provider.info))
     if available and setup.sign_in_unread is not None:
-        return setup.sign_in_unread.repair([label])
+        sign_ins = tuple(kind for kind in kinds if isinstance(kind, StoredOAuth))
+        restore = restore_advice(sign_ins, provider.info)
+        return setup.sign_in_unread.repair([provider.info.label], restore)
     return None
 
 

@@ -11,6 +11,7 @@ in the words of this one error.
 
 from collections.abc import Sequence
 
+from .cli_status import PROG
 from .errors import ConfigurationError
 
 __all__ = ["NEEDS_STORE", "UnreadableStoreError", "with_store_problem"]
@@ -21,8 +22,15 @@ NEEDS_STORE = "not available: its key or sign-in would come from the unreadable 
 """The providers table's row for a provider the store keeps out (the file and the fix are
 said once, in a warning beside the table, and in the row's ``advice``:
 :meth:`UnreadableStoreError.repair`)."""
-_FIX = "fix the file, or remove it and store the keys again with 'websearch auth set <provider>'"
-"""How :meth:`UnreadableStoreError.advice` ends: how to put the file right."""
+_FIX_OR_REMOVE = "fix the file, or remove it and"
+"""How every fix starts: the file's own repair first, then what storing anew takes."""
+_FIX = (
+    f"{_FIX_OR_REMOVE} store the keys again with '{PROG} auth set <provider>' (sign-ins with "
+    f"'{PROG} auth import gemini-cli', or from Python with CredentialStore.set_oauth)"
+)
+"""How :meth:`UnreadableStoreError.advice` ends: how to put the file right. Which of its
+keys and sign-ins a provider looked up is said in its row's :meth:`~UnreadableStoreError.
+repair` (:func:`~websearch_core.store_restore.restore_advice`): the file held some of them."""
 
 
 class UnreadableStoreError(ConfigurationError):
@@ -46,15 +54,23 @@ class UnreadableStoreError(ConfigurationError):
         """
         return f"{self}; {_PASSED}{_sign_ins_unread(keyed)}; {_FIX}"
 
-    def repair(self, keyed: Sequence[str] = ()) -> str:
+    def repair(self, keyed: Sequence[str] = (), restore: str | None = None) -> str:
         """The message, then how to fix the file: the advice of one provider's row.
 
         ``provider_status()`` rows of the providers the file keeps out carry it, where
         they read only "not available", and so does a ready row that runs on a key while
         its sign-in may be in the file (``keyed``, as for :meth:`advice`); the file was
         named beside the table alone.
+
+        Args:
+            keyed: As for :meth:`advice`.
+            restore: How to store again what the row's provider looked up in the file
+                (:func:`~websearch_core.store_restore.restore_advice`): codex's row was
+                told to store a key with ``websearch auth set``, which codex never reads.
+                ``None``: the whole file's way (every key and sign-in).
         """
-        return f"{self}{_sign_ins_unread(keyed)}; {_FIX}"
+        fix = _FIX if restore is None else f"{_FIX_OR_REMOVE} {restore}"
+        return f"{self}{_sign_ins_unread(keyed)}; {fix}"
 
 
 def _sign_ins_unread(keyed: Sequence[str]) -> str:

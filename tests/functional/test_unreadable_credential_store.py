@@ -23,7 +23,11 @@ pytestmark = pytest.mark.usefixtures("no_browser_escalation")
 STORED_SECRET = "stored-brave-key-that-must-never-show-9f3a"
 """A key inside the broken file: no text, note or log line may show it."""
 
-FIX = "fix the file, or remove it and store the keys again with 'websearch auth set <provider>'"
+FIX = (
+    "fix the file, or remove it and store the keys again with 'websearch auth set <provider>' "
+    "(sign-ins with 'websearch auth import gemini-cli', or from Python with "
+    "CredentialStore.set_oauth)"
+)
 
 
 def _not_json(path: Path) -> str:

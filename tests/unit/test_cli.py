@@ -1349,7 +1349,8 @@ def test_providers_lists_every_row_past_an_unreadable_credential_store(
     advice = (
         f"{problem}; providers whose key or sign-in would come from it were passed over; "
         "Gemini used its key, not a sign-in the file may hold; fix the file, or remove it "
-        "and store the keys again with 'websearch auth set <provider>'"
+        "and store the keys again with 'websearch auth set <provider>' (sign-ins with "
+        "'websearch auth import gemini-cli', or from Python with CredentialStore.set_oauth)"
     )
     assert main(["providers"]) == EXIT_OK
     out, err = capsys.readouterr()
@@ -1388,11 +1389,19 @@ def test_each_row_the_unreadable_credential_store_costs_names_its_file_and_fix(
         path.write_text(f'{{"brave": {{"api_key": "{SECRET}"', encoding="utf-8")
         problem = f"credential store {path} is not valid JSON"
     monkeypatch.setenv("GEMINI_API_KEY", "AIza-cli-env-key-0123456789")
-    fix = "fix the file, or remove it and store the keys again with 'websearch auth set <provider>'"
+    fix = "fix the file, or remove it and"
     advice = {
-        "brave": f"{problem}; {fix}",
-        "codex": f"{problem}; {fix}",
-        "gemini": f"{problem}; Gemini used its key, not a sign-in the file may hold; {fix}",
+        "brave": f"{problem}; {fix} store brave's key again with 'websearch auth set brave'",
+        "codex": (
+            f"{problem}; {fix} store codex's OAuth token again from Python with "
+            'CredentialStore.set_oauth("codex", ...)'
+        ),
+        "gemini": (
+            f"{problem}; Gemini used its key, not a sign-in the file may hold; {fix} store "
+            "again whichever of these it held for gemini: the Gemini CLI sign-in with "
+            "'websearch auth import gemini-cli', the Antigravity sign-in from Python with "
+            'CredentialStore.set_oauth("gemini", ...)'
+        ),
         "duckduckgo": None,
     }
     statuses = asyncio.run(_core_status())
@@ -1401,6 +1410,45 @@ def test_each_row_the_unreadable_credential_store_costs_names_its_file_and_fix(
     rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["providers"]}
     assert {pid: rows[pid]["advice"] for pid in advice} == advice
     assert SECRET not in json.dumps(rows)
+
+
+def test_each_row_of_an_unreadable_store_names_the_ways_back_that_work_for_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Failed before: every row, codex's too (codex takes no key: `auth set codex` refuses),
+    # was told to "store the keys again with 'websearch auth set <provider>'". Each command
+    # a row names is run as written once the file is removed, and the row is ready after.
+    path = _credentials_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"brave": {"api_key": "', encoding="utf-8")
+    assert main(["providers", "--json"]) == EXIT_OK
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["providers"]}
+    commands = {
+        pid: re.findall(r"'(websearch auth [^']+)'", rows[pid]["advice"])
+        for pid in ("brave", "codex", "gemini")
+    }
+    assert commands == {
+        "brave": ["websearch auth set brave"],
+        "codex": [],
+        "gemini": ["websearch auth import gemini-cli", "websearch auth set gemini"],
+    }
+    assert 'CredentialStore.set_oauth("codex", ...)' in rows["codex"]["advice"]
+    path.unlink()
+    _stdin(monkeypatch, SECRET)
+    assert main(commands["brave"][0].split()[1:]) == EXIT_OK
+    sign_in = tmp_path / "oauth_creds.json"
+    sign_in.write_text(
+        json.dumps({"access_token": "ya29.cli-test", "expiry_date": (time.time() + 3600) * 1000}),
+        encoding="utf-8",
+    )
+    assert main([*commands["gemini"][0].split()[1:], str(sign_in)]) == EXIT_OK
+    CredentialStore(path).set_oauth(
+        "codex", OAuthToken(access_token="codex-cli-test", expires_at=time.time() + 3600)
+    )
+    capsys.readouterr()
+    assert main(["providers", "--json"]) == EXIT_OK
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["providers"]}
+    assert all(rows[pid]["available"] for pid in commands), rows
 
 
 def test_guard_no_row_has_advice_while_the_credential_store_reads(
