@@ -802,7 +802,7 @@ def _auth_set(args: argparse.Namespace) -> int:
     if not key:
         raise _UsageError(_no_key_given(provider_id, piped=piped))
     if any(character.isspace() for character in key):
-        raise _UsageError("an API key is one line without spaces; nothing stored")
+        raise _UsageError(_spaced_key(provider_id, key))
     settings = Settings()
     store = _credential_store(settings)
     store.set(provider_id, key)
@@ -911,6 +911,26 @@ def _no_key_given(provider_id: str, *, piped: bool) -> str:
         f"no API key given for {provider_id}: standard input was empty (an unset variable "
         f"piped in?); pipe the key itself ({PROG} auth set {provider_id} < key.txt), or run "
         "the command at a terminal to type it; nothing stored"
+    )
+
+
+def _spaced_key(provider_id: str, key: str) -> str:
+    """The refusal of a key with a space or a line break inside, saying which and what to do.
+
+    It read "an API key is one line without spaces" alone, naming neither the provider nor
+    what was wrong: a whole ``.env`` file or a key in two pieces was piped in (the prompt
+    reads one line only), or a space crept into a pasted key. Never a byte of the key.
+    """
+    lines = len(key.splitlines())
+    if lines > 1:
+        flaw = f"spans {lines} lines"
+        fix = f"pipe a file holding the key alone ({PROG} auth set {provider_id} < key.txt)"
+    else:
+        flaw = "contains a space"
+        fix = "copy the key again in one piece"
+    return (
+        f"refusing to store an API key for {provider_id} that {flaw}: an API key is one line "
+        f"without spaces; {fix}; nothing stored"
     )
 
 

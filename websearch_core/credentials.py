@@ -361,12 +361,17 @@ class CredentialStore:
                 invisible character. Such a key would be stored and then fail every later
                 search. The message never shows the value.
         """
+        # "an API key", not the file's field name: `websearch auth set brave` said
+        # "refusing to store an api_key for brave", a word from the JSON, not the README.
+        key = field == "api_key"
+        what = "an API key" if key else f"the {field} field"
         if not value.strip():
-            raise ConfigurationError(f"refusing to store an empty {field} for {provider}")
-        reason = flaw(value.strip(), key=field == "api_key")
+            empty = "an empty API key" if key else f"an empty {field} field"
+            raise ConfigurationError(f"refusing to store {empty} for {provider}")
+        reason = flaw(value.strip(), key=key)
         if reason is not None:
             raise ConfigurationError(
-                f"refusing to store an {field} for {provider} that {reason}; nothing stored"
+                f"refusing to store {what} for {provider} that {reason}; nothing stored"
             )
         stored = value.strip()
         self._update(lambda data: _put(data, provider, field, stored))

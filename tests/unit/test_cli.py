@@ -1191,29 +1191,41 @@ def test_auth_set_prompts_without_echo_on_a_terminal(
         ),
         (["auth", "set", "codex"], SECRET, "codex takes no API key (configure it instead: store"),
         (["auth", "set", "brave"], "\n", "no API key given"),
-        (["auth", "set", "brave"], "two words", "one line without spaces"),
+        (
+            ["auth", "set", "brave"],
+            "two words",
+            "websearch: refusing to store an API key for brave that contains a space: an API "
+            "key is one line without spaces; copy the key again in one piece; nothing stored\n",
+        ),
+        (
+            ["auth", "set", "brave"],
+            f"BRAVE_API_KEY={SECRET}\n# a .env file's comment\n",
+            "websearch: refusing to store an API key for brave that spans 2 lines: an API key "
+            "is one line without spaces; pipe a file holding the key alone (websearch auth set "
+            "brave < key.txt); nothing stored\n",
+        ),
         (
             ["auth", "set", "brave"],
             f"{SECRET}\x01x\n",
-            "websearch: refusing to store an api_key for brave that contains a control "
+            "websearch: refusing to store an API key for brave that contains a control "
             "character (a line break, a NUL), so it cannot be sent; nothing stored\n",
         ),
         (
             ["auth", "set", "brave"],
             f'BRAVE_API_KEY="{SECRET}"\n',
-            "websearch: refusing to store an api_key for brave that starts with a variable's "
+            "websearch: refusing to store an API key for brave that starts with a variable's "
             "name and an equals sign (NAME=) that would be sent as part of it; nothing stored\n",
         ),
         (
             ["auth", "set", "brave"],
             f"'{SECRET}'",
-            "websearch: refusing to store an api_key for brave that contains a quote mark (') "
+            "websearch: refusing to store an API key for brave that contains a quote mark (') "
             "that would be sent as part of it; nothing stored\n",
         ),
         (
             ["auth", "set", "brave"],
             f"{SECRET}\u200b",
-            "websearch: refusing to store an api_key for brave that contains an invisible "
+            "websearch: refusing to store an API key for brave that contains an invisible "
             "character (U+200B ZERO WIDTH SPACE) that would be sent as part of it; nothing "
             "stored\n",
         ),

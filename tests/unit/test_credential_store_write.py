@@ -47,7 +47,7 @@ def test_a_key_with_a_control_character_is_not_stored(tmp_path: Path, control: s
     with pytest.raises(ConfigurationError) as caught:
         store.set("brave", f"{SECRET}{control}x")
     assert str(caught.value) == (
-        "refusing to store an api_key for brave that contains a control character "
+        "refusing to store an API key for brave that contains a control character "
         "(a line break, a NUL), so it cannot be sent; nothing stored"
     )
     assert isinstance(caught.value, ValueError)

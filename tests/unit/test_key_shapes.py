@@ -104,7 +104,7 @@ def test_the_store_refuses_such_a_key(tmp_path: Path, key: str, reason: str) -> 
     with pytest.raises(ConfigurationError) as caught:
         CredentialStore(path).set("brave", key)
     message = str(caught.value)
-    assert message.startswith(f"refusing to store an api_key for brave that {reason}")
+    assert message.startswith(f"refusing to store an API key for brave that {reason}")
     assert message.endswith("; nothing stored")
     assert not path.exists()
 
@@ -166,7 +166,7 @@ def test_a_placeholder_is_refused_where_a_key_is_set(tmp_path: Path, key: str, r
     assert found.startswith(f"is a placeholder, not a key: {reason}") or (
         key == "\u2026" and found.startswith("contains a punctuation mark beyond ASCII")
     ), found
-    with pytest.raises(ConfigurationError, match="refusing to store an api_key for brave"):
+    with pytest.raises(ConfigurationError, match="refusing to store an API key for brave"):
         CredentialStore(tmp_path / "credentials.json").set("brave", key)
     with pytest.raises(ValidationError):
         Settings(api_keys={"brave": key})
