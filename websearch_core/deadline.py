@@ -50,6 +50,7 @@ __all__ = [
     "not_tried_text",
     "remaining_budget",
     "store_patience",
+    "store_queue_expiry",
     "store_share",
     "timed_out_text",
 ]
@@ -318,6 +319,21 @@ def store_patience() -> float | None:
     if bounds is None:
         return None
     return max(bounds.store_expiry - time.monotonic(), STORE_GRACE_SECONDS)
+
+
+def store_queue_expiry() -> float | None:
+    """When a state store call still queued behind this process's answered calls stops waiting.
+
+    A ``time.monotonic()`` value: the search's deadline, or outside a search (a command's
+    read, a fetch) the bound set around the call; ``None`` outside both. A store whose
+    thread is answering other calls is busy, not silent: a call queued there waits for its
+    turn until this, and only then for its own :func:`store_patience` (see
+    :meth:`~websearch_core.state._threaded.ThreadedStore._within`).
+    """
+    bounds = _call_bounds.get()
+    if bounds is None:
+        return None
+    return bounds.store_expiry if bounds.deadline_expiry is None else bounds.deadline_expiry
 
 
 def timed_out_text(label: str, seconds: float) -> str:

@@ -16,11 +16,12 @@ import contextlib
 import logging
 import os
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
-from ..deadline import format_seconds, store_patience
+from ..deadline import format_seconds, store_patience, store_queue_expiry
 from ._withdrawal import Withdrawal
 from ._workers import DaemonPool
 from .base import StateStore, StateStoreClosedError, StateStoreTimeoutError
@@ -126,75 +127,151 @@ class ThreadedStore(StateStore, Generic[_Client]):
             raise StateStoreClosedError()
         patience = store_patience()
         calls = self._calls
-        calls.add(1)
+        turn = _Turn(calls.enter())
         try:
             if patience is None:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._executor, self._counted, calls, func)
-            job = self._executor.submit(self._counted, calls, func)
+                return await loop.run_in_executor(self._executor, self._counted, calls, turn, func)
+            job = self._executor.submit(self._counted, calls, turn, func)
         except RuntimeError as exc:  # executor shut down by a concurrent aclose()
-            calls.add(-1)
+            calls.leave()
             if self._closed:
                 raise StateStoreClosedError() from exc
             raise
-        return await self._within(job, patience, withdrawal)
+        return await self._within(job, turn, patience, withdrawal)
 
-    def _counted(self, calls: _CallCount, func: Callable[[_Client], _T]) -> _T:
-        """:meth:`_call`, on the thread, counted until it ends (for the close's message)."""
+    def _counted(self, calls: _CallCount, turn: _Turn, func: Callable[[_Client], _T]) -> _T:
+        """:meth:`_call`, on the thread: when its turn came, and counted until it ends.
+
+        Both the start and the end are the thread's progress (see :meth:`_within`).
+        """
+        turn.started_at = time.monotonic()
+        calls.progress += 1
         try:
             return self._call(func)
         finally:
-            calls.add(-1)
+            calls.leave()
 
     async def _within(
         self,
         job: concurrent.futures.Future[_T],
+        turn: _Turn,
         patience: float,
         withdrawal: Withdrawal | None,
     ) -> _T:
-        """``job``'s result if it comes within ``patience`` seconds; else withdrawn if it can be.
+        """``job``'s result if the store answers in time; else withdrawn if it can be.
+
+        A store is given up on when it is silent, not when it is busy. The calls of one
+        process queue on the store's thread (one for SQLite): 120 searches begun at once
+        queue 120 calls, and under load the last waited past their ``patience`` (a second)
+        while the thread answered the others in milliseconds each; the store was then
+        bypassed for 30 s, as if it were stuck. So a call not begun yet looks again every
+        ``patience``: when a call of this process began or ended on the thread since its
+        last look, the store is busy and it waits on, up to
+        :func:`~websearch_core.deadline.store_queue_expiry` (the search's deadline; given
+        up there, the error says ``busy`` and the fail-safe store does not bypass it).
+        Once begun, it waits ``patience`` from its turn. A thread stuck on one call (a
+        file lock another process holds, a server that never replies) makes no progress:
+        a call behind it is given up ``patience`` after its submission, as before, one
+        that saw the stuck call begin within two, and nothing hangs.
+
+        Why a count of progress, not the time of the last: a look that finds progress
+        waits a whole ``patience`` more, so one answer per ``patience`` keeps the wait
+        going however the answers fall in time, and tests can drive it by events.
 
         The job itself is never cancelled: one whose ``withdrawal`` could not be withdrawn
-        (it had started) still runs. The first wait to run out ends every other one under
-        way (:meth:`_stop_waiting`): the store is known not to answer, and each page of a
-        ``fetch_many`` that began its wait a moment later waited out its own share too.
+        (it had started) still runs. The first wait to find the store silent ends every
+        other one under way (:meth:`_stop_waiting`): the store is known not to answer, and
+        each page of a ``fetch_many`` that began its wait a moment later waited out its own
+        share too.
         """
         answer = asyncio.wrap_future(job)
         # Once given up on (or the caller cancelled), nobody reads its error: read it here,
         # or asyncio would log "exception was never retrieved" for a store's passing fault.
         answer.add_done_callback(_retrieve)
-        wait: _Wait | None = None
+        calls = self._calls
+        queue_end = max(store_queue_expiry() or 0.0, turn.submitted_at + patience)
+        until = turn.submitted_at + patience
+        wait = _Wait(asyncio.get_running_loop())
+        with self._waits_lock:
+            self._waits.add(wait)
         try:
-            async with asyncio.timeout(patience) as scope:
-                wait = _Wait(asyncio.get_running_loop(), scope)
-                with self._waits_lock:
-                    self._waits.add(wait)
-                return await asyncio.shield(answer)
+            while True:
+                try:
+                    async with asyncio.timeout(until - time.monotonic()) as wait.scope:
+                        return await asyncio.shield(answer)
+                except TimeoutError:
+                    if answer.done():  # it answered as the time ran out, or raised a timeout
+                        return answer.result()
+                    now = time.monotonic()
+                    silent_from = turn.look(calls, patience, now)
+                    if wait.stopped or silent_from <= now:
+                        busy = False
+                        break
+                    if queue_end <= now:  # busy if still queued; begun, it may be stuck
+                        busy = turn.started_at is None
+                        break
+                    until = min(silent_from, queue_end)
         except asyncio.CancelledError:  # the caller went away (Ctrl-C): it gave up as well
             if withdrawal is not None:
                 withdrawal.withdraw()
             raise
-        except TimeoutError:
-            if answer.done():  # it answered as the time ran out, or it raised a timeout
-                return answer.result()
-            withdrawn = withdrawal is not None and withdrawal.withdraw()
-            if withdrawal is not None and withdrawal.landed:
-                # It landed as the time ran out, and nothing undoes it now: its result,
-                # on its way to this loop, is the caller's.
-                return await answer
-            self._given_up = job
-            if wait is not None and wait.ended_by_another:
-                why = "another call to it was given up on before this one was answered"
-                message = f"{self!r} is not answering: {why}{self._silent_why}"
-            else:
-                self._stop_waiting()
-                waited = format_seconds(patience)
-                message = f"{self!r} did not answer within {waited} s{self._silent_why}"
-            raise StateStoreTimeoutError(message, withdrawn=withdrawn) from None
         finally:
-            if wait is not None:
-                with self._waits_lock:
-                    self._waits.discard(wait)
+            with self._waits_lock:
+                self._waits.discard(wait)
+        withdrawn = withdrawal is not None and withdrawal.withdraw()
+        if withdrawal is not None and withdrawal.landed:
+            # It landed as the time ran out, and nothing undoes it now: its result, on its
+            # way to this loop, is the caller's.
+            return await answer
+        if busy:
+            raise self._busy_error(turn, withdrawn=withdrawn) from None
+        raise self._given_up_on(job, turn, wait, patience, withdrawn=withdrawn) from None
+
+    def _busy_error(self, turn: _Turn, *, withdrawn: bool) -> StateStoreTimeoutError:
+        """The error of a call still waiting its turn at its queue's end, the store answering.
+
+        The store is busy, not silent: nothing is given up on and no other wait ends.
+        """
+        waited = format_seconds(time.monotonic() - turn.submitted_at)
+        ahead = _calls_text(turn.ahead(self._calls))
+        return StateStoreTimeoutError(
+            f"{self!r} did not answer within {waited} s: still queued behind {ahead} from "
+            "this process, which it was answering (busy, not stuck)",
+            withdrawn=withdrawn,
+            busy=True,
+        )
+
+    def _given_up_on(
+        self,
+        job: concurrent.futures.Future[Any],
+        turn: _Turn,
+        wait: _Wait,
+        patience: float,
+        *,
+        withdrawn: bool,
+    ) -> StateStoreTimeoutError:
+        """The error of a wait that found the store silent, saying where it stuck.
+
+        The call is remembered as given up on (:meth:`known_silent`), and every other wait
+        under way ends, unless another wait's finding ended this one.
+        """
+        self._given_up = job
+        if wait.ended_by_another:
+            why = "another call to it was given up on before this one was answered"
+            return StateStoreTimeoutError(
+                f"{self!r} is not answering: {why}{self._silent_why}", withdrawn=withdrawn
+            )
+        self._stop_waiting()
+        share = format_seconds(patience)
+        why = ""
+        if turn.started_at is None:
+            ahead = _calls_text(turn.ahead(self._calls))
+            why = f": queued behind {ahead} from this process, and it answered nothing in that time"
+        return StateStoreTimeoutError(
+            f"{self!r} did not answer within {share} s{why}{self._silent_why}",
+            withdrawn=withdrawn,
+        )
 
     def known_silent(self) -> StateStoreTimeoutError | None:
         """See :meth:`StateStore.known_silent`: a call given up on is still unanswered."""
@@ -303,27 +380,100 @@ class ThreadedStore(StateStore, Generic[_Client]):
 
 
 class _CallCount:
-    """A count shared by the caller's threads and the store's (a lock around an int)."""
+    """The callers' calls on the store's thread, shared by the callers' threads and the store's.
 
-    __slots__ = ("_lock", "value")
+    Attributes:
+        value: Calls queued or running (for the close's message).
+        submitted: Calls ever queued (the next call's place in the queue).
+        finished: Calls ever ended (run, or refused by a pool shut down meanwhile).
+        progress: Calls ever begun plus calls ever ended on the thread: a waiter that sees
+            it change knows the store answers (see :meth:`ThreadedStore._within`).
+    """
+
+    __slots__ = ("_lock", "finished", "progress", "submitted", "value")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.value = 0
+        self.submitted = 0
+        self.finished = 0
+        self.progress = 0
 
-    def add(self, step: int) -> None:
+    def enter(self) -> tuple[int, int]:
+        """Count a call about to be queued: its place (calls queued before it), and the progress."""
         with self._lock:
-            self.value += step
+            place = self.submitted
+            self.submitted = place + 1
+            self.value += 1
+            return place, self.progress
+
+    def leave(self) -> None:
+        """Count a call ended, on the thread (or refused before it was queued)."""
+        with self._lock:
+            self.value -= 1
+            self.finished += 1
+            self.progress += 1
+
+
+class _Turn:
+    """One call's place in the store's queue, and when its turn came (``None``: not yet).
+
+    Args:
+        entered: :meth:`_CallCount.enter`'s answer for the call.
+    """
+
+    __slots__ = ("place", "progress_seen", "started_at", "submitted_at")
+
+    def __init__(self, entered: tuple[int, int]) -> None:
+        self.place, self.progress_seen = entered
+        self.submitted_at = time.monotonic()
+        self.started_at: float | None = None
+
+    def look(self, calls: _CallCount, patience: float, now: float) -> float:
+        """When the store is taken for silent, as this call sees it ``now``.
+
+        ``patience`` from the call's turn once it came; before that, ``patience`` from now
+        if the thread made progress since the call's last look, else now.
+        """
+        started = self.started_at
+        if started is not None:
+            return started + patience
+        progress = calls.progress
+        if progress == self.progress_seen:
+            return now
+        self.progress_seen = progress
+        return now + patience
+
+    def ahead(self, calls: _CallCount) -> int:
+        """Calls queued before this one and not ended yet (none once its turn came).
+
+        Calls start in the order queued, so none queued after this one ends before its turn.
+        """
+        if self.started_at is not None:
+            return 0
+        return max(0, self.place - calls.finished)
+
+
+def _calls_text(count: int) -> str:
+    """``N calls`` ahead in the queue; none: the store's own work (a flush) is ahead."""
+    if count == 0:
+        return "the store's own work (no call)"
+    return f"{count} call{'' if count == 1 else 's'}"
 
 
 class _Wait:
-    """One bounded wait for the store: its loop and its timeout, which another may end."""
+    """One bounded wait for the store: its loop and its current timeout, which another may end.
 
-    __slots__ = ("ended_by_another", "loop", "scope")
+    ``stopped`` once another wait found the store silent; ``ended_by_another`` when that
+    cut this wait's own timeout short.
+    """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, scope: asyncio.Timeout) -> None:
+    __slots__ = ("ended_by_another", "loop", "scope", "stopped")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.scope = scope
+        self.scope: asyncio.Timeout | None = None
+        self.stopped = False
         self.ended_by_another = False
 
     def end(self) -> None:
@@ -332,10 +482,12 @@ class _Wait:
             self.loop.call_soon_threadsafe(self._expire)
 
     def _expire(self) -> None:
-        if self.scope.expired():
+        self.stopped = True
+        scope = self.scope
+        if scope is None or scope.expired():
             return
         try:
-            self.scope.reschedule(self.loop.time())
+            scope.reschedule(self.loop.time())
         except RuntimeError:  # the wait had ended meanwhile
             return
         self.ended_by_another = True

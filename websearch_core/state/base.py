@@ -126,15 +126,22 @@ class StateStoreTimeoutError(StateStoreError):
     budget for unchecked and does not send the request as counted. :attr:`withdrawn` says
     which.
 
+    A store can be busy rather than silent: its thread answered this process's other
+    calls, queued before this one, all the while, and the call waited for its turn until
+    the search's deadline. :attr:`busy` says so: the store works, and
+    :class:`~websearch_core.state.failsafe.FailSafeStore` does not bypass it for that.
+
     Args:
         message: What did not answer, and for how long it was waited for.
         withdrawn: The request will not stand: never made, or undone once it lands
             (``False``: it may still land).
+        busy: The store answered other calls all the while (``False``: it stopped answering).
     """
 
-    def __init__(self, message: str, *, withdrawn: bool = False) -> None:
+    def __init__(self, message: str, *, withdrawn: bool = False, busy: bool = False) -> None:
         super().__init__(message)
         self.withdrawn = withdrawn
+        self.busy = busy
 
 
 class StateStoreClosedError(StateStoreError):

@@ -14,7 +14,8 @@ Two details keep a broken store cheap and quiet:
 * One warning per broken store, however many wrappers and calls see it fail (the client
   wraps its store anew for every search).
 * After a failure the store is left alone for :data:`RETRY_AFTER` seconds: an unreachable
-  Redis would otherwise cost a connection timeout on every one of a search's calls.
+  Redis would otherwise cost a connection timeout on every one of a search's calls. A
+  store that was only busy with this process's other calls is not a failure.
 """
 
 import logging
@@ -119,8 +120,16 @@ class FailSafeStore(StateStore):
         self._failed(exc)
 
     def _failed(self, exc: StateStoreError) -> None:
-        """Leave the store alone for a while; warn once per store, then only debug."""
+        """Leave the store alone for a while; warn once per store, then only debug.
+
+        Not a store that was busy (:attr:`StateStoreTimeoutError.busy`): it answered this
+        process's other calls all the while, and bypassing it would skip every budgeted
+        provider unchecked and lose counts for :data:`RETRY_AFTER` seconds for nothing.
+        """
         global _any_failed
+        if isinstance(exc, StateStoreTimeoutError) and exc.busy:
+            logger.debug("web search state store busy; this call went without it: %s", exc)
+            return
         _down_until[self.inner] = self._clock() + RETRY_AFTER
         _any_failed = True
         if self.inner not in _warned:
