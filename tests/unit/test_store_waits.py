@@ -1,5 +1,7 @@
 """How long the state store is waited for: a search's share, and a bound outside searches."""
 
+import time
+
 from websearch_core.deadline import (
     STORE_GRACE_SECONDS,
     Deadline,
@@ -9,6 +11,7 @@ from websearch_core.deadline import (
     enter_call,
     leave_call,
     store_patience,
+    store_queue_expiry,
     store_share,
 )
 
@@ -59,3 +62,26 @@ def test_guard_a_bound_inside_a_search_keeps_the_deadline_its_texts_name() -> No
             leave_call(bound)
     finally:
         leave_call(call)
+
+
+def test_a_call_queued_behind_answered_ones_may_wait_to_the_deadline_not_its_share() -> None:
+    """New with store_queue_expiry (did not exist before): the queue's end, per context."""
+    assert store_queue_expiry() is None  # no search, no bound: nothing ends the wait
+    call = enter_call(Deadline(60.0))
+    try:
+        bound = bound_store_waits(0.5)
+        try:
+            expiry = store_queue_expiry()
+            patience = store_patience()
+        finally:
+            leave_call(bound)
+    finally:
+        leave_call(call)
+    assert expiry is not None and patience is not None and patience <= 0.5
+    assert 0.5 < expiry - time.monotonic() <= 60.0  # the deadline, not the 0.5 s share
+    bound = bound_store_waits(3.0)  # a command's read: its bound is the queue's end too
+    try:
+        expiry = store_queue_expiry()
+    finally:
+        leave_call(bound)
+    assert expiry is not None and expiry - time.monotonic() <= 3.0
