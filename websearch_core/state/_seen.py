@@ -28,7 +28,14 @@ from typing import cast
 
 from .base import MarkKind, ProviderMark
 
-__all__ = ["AddedCount", "FlushedCounts", "ProviderRows", "SeenRows", "mark_from_row"]
+__all__ = [
+    "AddedCount",
+    "FlushedCounts",
+    "ProviderRows",
+    "SeenRows",
+    "mark_from_row",
+    "mark_row",
+]
 
 MarkRow = tuple[object, ...]
 """A ``marks`` row: kind, until, reason, failures, set_at, scope."""
@@ -162,6 +169,19 @@ class SeenRows:
         self._rows.clear()
         self._tag = None
         self.generation = None
+
+
+def mark_row(provider: str, mark: ProviderMark) -> tuple[str | float | int, ...]:
+    """A ``marks`` row's seven columns, ``provider`` first: what a write or a match binds."""
+    return (
+        provider,
+        mark.kind,
+        mark.until,
+        mark.reason,
+        mark.failures,
+        mark.set_at,
+        mark.scope,
+    )
 
 
 def mark_from_row(row: Sequence[object]) -> ProviderMark:

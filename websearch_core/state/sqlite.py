@@ -92,7 +92,7 @@ from ._known_keys import KnownKeys
 from ._owed import HandedOver, Handover, OwedWrites
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
-from ._seen import AddedCount, FlushedCounts, ProviderRows, SeenRows, mark_from_row
+from ._seen import AddedCount, FlushedCounts, ProviderRows, SeenRows, mark_from_row, mark_row
 from ._threaded import ThreadedStore
 from ._wal_index import WalIndex, commit_count
 from ._withdrawal import Withdrawal, WithdrawnError
@@ -956,15 +956,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def set_mark(self, provider: str, mark: ProviderMark) -> None:
         """See :meth:`StateStore.set_mark`."""
         check_provider(provider)
-        params = (
-            provider,
-            mark.kind,
-            mark.until,
-            mark.reason,
-            mark.failures,
-            mark.set_at,
-            mark.scope,
-        )
+        params = mark_row(provider, mark)
         made = time.time()
 
         def write(conn: sqlite3.Connection) -> None:
@@ -994,15 +986,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         mark then stays until the next re-check, which is the cautious side.
         """
         check_provider(provider)
-        row = (
-            provider,
-            mark.kind,
-            mark.until,
-            mark.reason,
-            mark.failures,
-            mark.set_at,
-            mark.scope,
-        )
+        row = mark_row(provider, mark)
         await self._run_owed_write(
             lambda conn: conn.execute(_CLEAR_UNCHANGED, row),
             owed=("clear-unchanged", row),
