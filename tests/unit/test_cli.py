@@ -1340,6 +1340,21 @@ def test_an_empty_credential_store_holds_no_keys(
     assert json.loads(path.read_text()) == {"brave": {"api_key": SECRET}}
 
 
+def _broken_credentials_file(broken: str, provider: str) -> str:
+    """Break the credential store as ``broken`` says; the problem the CLI names for it.
+
+    ``"a directory"`` stands where the file is; otherwise the file is cut short inside
+    ``provider``'s entry (holding ``SECRET``), so it is not JSON.
+    """
+    path = _credentials_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if broken == "a directory":
+        path.mkdir()
+        return f"cannot read credential store {path}: Is a directory"
+    path.write_text(f'{{"{provider}": {{"api_key": "{SECRET}"', encoding="utf-8")
+    return f"credential store {path} is not valid JSON"
+
+
 UNREADABLE_ROW = "not available: its key or sign-in would come from the unreadable credential store"
 
 
@@ -1349,14 +1364,8 @@ def test_providers_lists_every_row_past_an_unreadable_credential_store(
 ) -> None:
     # Failed before: the command stopped at the store's one-line error with exit status 2,
     # and no row was shown, not even the keyless engines' or Gemini's with its key set.
+    problem = _broken_credentials_file(broken, "gemini")
     path = _credentials_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if broken == "a directory":
-        path.mkdir()
-        problem = f"cannot read credential store {path}: Is a directory"
-    else:
-        path.write_text(f'{{"gemini": {{"api_key": "{SECRET}"', encoding="utf-8")
-        problem = f"credential store {path} is not valid JSON"
     monkeypatch.setenv("GEMINI_API_KEY", "AIza-cli-env-key-0123456789")
     advice = (
         f"{problem}; providers whose key or sign-in would come from it were passed over; "
@@ -1392,14 +1401,7 @@ def test_each_row_the_unreadable_credential_store_costs_names_its_file_and_fix(
 ) -> None:
     # Failed before: provider_status() rows said only "not available" (Gemini's "ready"),
     # and the file and fix were in the command's warning alone, none in the JSON rows.
-    path = _credentials_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if broken == "a directory":
-        path.mkdir()
-        problem = f"cannot read credential store {path}: Is a directory"
-    else:
-        path.write_text(f'{{"brave": {{"api_key": "{SECRET}"', encoding="utf-8")
-        problem = f"credential store {path} is not valid JSON"
+    problem = _broken_credentials_file(broken, "brave")
     monkeypatch.setenv("GEMINI_API_KEY", "AIza-cli-env-key-0123456789")
     fix = "fix the file, or remove it and"
     advice = {
