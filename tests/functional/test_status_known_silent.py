@@ -26,7 +26,7 @@ from tests.functional._locked_store import (
     write_lock_held,
 )
 from tests.functional._sim_helpers import SILENT
-from websearch_core import WebSearch
+from websearch_core import Settings, WebSearch
 from websearch_core.state import StateStore
 from websearch_core.status import STATE_WAIT_SECONDS, state_problem
 from websearch_core.testing import Simulator
@@ -51,6 +51,18 @@ async def test_the_status_names_a_store_known_silent_at_once(silent_state: dict[
     assert elapsed < STATE_WAIT_SECONDS  # it waited 3 s for the store again
 
 
+def _sqlite_settings(sim: Simulator, state_dir: Path) -> Settings:
+    """Brave budgeted first, then Tavily, on a SQLite file the first search can open in time."""
+    settings: Settings = budgeted_brave_first(
+        sim,
+        cache=False,
+        state_backend="sqlite",
+        state_dir=state_dir,
+        state_wait_seconds=OPENING_WAIT_SECONDS,
+    )
+    return settings
+
+
 async def test_the_status_does_not_pass_off_a_bypassed_store_as_readable(
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
@@ -62,13 +74,7 @@ async def test_the_status_does_not_pass_off_a_bypassed_store_as_readable(
         # 4 s deadline gives the store, and Brave, whose budget needs it, was passed over.
         # Half the deadline for the store (the most it may have) opens it in time; the
         # search behind the lock still gives up on it long before SQLite's 10 s.
-        settings = budgeted_brave_first(
-            sim,
-            cache=False,
-            state_backend="sqlite",
-            state_dir=tmp_path,
-            state_wait_seconds=OPENING_WAIT_SECONDS,
-        )
+        settings = _sqlite_settings(sim, tmp_path)
         async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
             assert first.provider == "brave"  # the search that opened the store
             assert (await ws.search("rust tokio")).provider == "tavily"  # gave up on it
@@ -96,13 +102,7 @@ async def test_the_status_reads_a_store_that_answers_again_after_a_search_gave_u
     # machine, one of them queued for more than its 1 s, and the table showed Brave's
     # spent budget as 0 used and "ready" while the store answered in milliseconds.
     async with Simulator(["brave", "tavily"]) as sim:
-        settings = budgeted_brave_first(
-            sim,
-            cache=False,
-            state_backend="sqlite",
-            state_dir=tmp_path,
-            state_wait_seconds=OPENING_WAIT_SECONDS,
-        )
+        settings = _sqlite_settings(sim, tmp_path)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             first = await ws.search("python asyncio")  # opens the store; Brave counted
             with write_lock_held(locked_file):
