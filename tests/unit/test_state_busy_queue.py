@@ -47,16 +47,14 @@ async def _queue_held(store: SQLiteStore, count: int) -> tuple[list[threading.Ev
 
 async def _wait_started(store: SQLiteStore, call: "asyncio.Task[object]") -> object:
     """The queued call's current wait (its first look), once it waits."""
-    while not call.done():
-        waits = list(store._waits)
-        if waits and waits[0].scope is not None:
-            return waits[0].scope
-        await asyncio.sleep(0.01)
-    return None
+    return await _next_look(store, call, None)
 
 
 async def _next_look(store: SQLiteStore, call: "asyncio.Task[object]", scope: object) -> object:
-    """The queued call's next wait: it looked at the store and waits on (``None``: it ended)."""
+    """The queued call's next wait: it looked at the store and waits on (``None``: it ended).
+
+    With ``scope`` ``None``, its first wait: a wait has no scope until it begins.
+    """
     while not call.done():
         waits = list(store._waits)
         if waits and waits[0].scope is not scope:
