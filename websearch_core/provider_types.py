@@ -112,8 +112,10 @@ class ProviderInfo:
         :attr:`setup_needed`, and for a provider configured by a key alone the store's
         command too: a first user forcing ``brave`` read only ``set BRAVE_API_KEY``,
         though the README's quick start stores the key with ``websearch auth set brave``
-        (read by every search, the library's too). The providers table keeps the shorter
-        :attr:`setup_needed` per row and names the command once, below the table.
+        (read by every search, the library's too). So does a provider with a hint and a
+        key (Gemini's hint names its variables and its sign-in import, not the key's
+        command). The providers table keeps the shorter :attr:`setup_needed` per row and
+        names the command once, below the table.
 
         Example:
             >>> ProviderInfo(id="brave", label="Brave", kind="api", description="",
@@ -121,7 +123,7 @@ class ProviderInfo:
             "set BRAVE_API_KEY, or store the key with 'websearch auth set brave'"
         """
         needed = self.setup_needed
-        if needed is None or self.setup_hint:
+        if needed is None or not self.env_vars:  # no key to store (a sign-in, an endpoint)
             return needed
         return f"{needed}, or store the key with '{PROG} auth set {self.id}'"
 

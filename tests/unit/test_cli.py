@@ -260,24 +260,29 @@ def test_forced_provider_that_cannot_run_says_why_then_falls_back(
     assert len(sim["brave"].requests) == 1
 
 
+@pytest.mark.parametrize("provider", ["brave", "gemini"])
 def test_a_forced_provider_without_its_key_names_the_command_that_stores_it(
-    simulate: Simulate, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    simulate: Simulate,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    provider: str,
 ) -> None:
     # Failed before: the reason said only "set BRAVE_API_KEY", where the README's quick
-    # start stores the key with `websearch auth set brave`. The command it names is run as
-    # written, and the forced provider then runs on the key it stored.
-    sim = simulate("brave", "duckduckgo", keys=False)
-    assert main(["python", "--provider", "brave"]) == EXIT_OK
+    # start stores the key with `websearch auth set brave`; Gemini's named its variables and
+    # its sign-in import but not the key's command. The command it names is run as written,
+    # and the forced provider then runs on the key it stored.
+    sim = simulate(provider, "duckduckgo", keys=False)
+    assert main(["python", "--provider", provider]) == EXIT_OK
     err = capsys.readouterr().err
     named = re.search(r"store the key with '(websearch auth set [a-z]+)'", err)
     assert named is not None, err
-    assert sim["duckduckgo"].requests and not sim["brave"].requests
-    _stdin(monkeypatch, "sim-key-brave\n")
+    assert sim["duckduckgo"].requests and not sim[provider].requests
+    _stdin(monkeypatch, f"sim-key-{provider}\n")
     assert main(named.group(1).split()[1:]) == EXIT_OK
     capsys.readouterr()
-    assert main(["python", "--provider", "brave", "--no-cache"]) == EXIT_OK
+    assert main(["python", "--provider", provider, "--no-cache"]) == EXIT_OK
     assert capsys.readouterr().err == ""
-    assert len(sim["brave"].requests) == 1
+    assert len(sim[provider].requests) == 1
 
 
 def test_forced_provider_that_cannot_run_says_why_when_the_cache_answers(
