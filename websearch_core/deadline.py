@@ -37,6 +37,7 @@ __all__ = [
     "CallBounds",
     "CallClock",
     "Deadline",
+    "OptionalStoreWaits",
     "StoreWaitsWithin",
     "attempt_scope",
     "bound_store_waits",
@@ -52,6 +53,7 @@ __all__ = [
     "store_patience",
     "store_queue_expiry",
     "store_share",
+    "store_wait_optional",
     "timed_out_text",
 ]
 
@@ -98,11 +100,15 @@ class CallBounds(NamedTuple):
         deadline_expiry: When the search's deadline passes; ``None`` outside a search (a
             command that only reads the store).
         deadline_seconds: That deadline as set (``deadline_seconds``), for messages.
+        optional: The store calls in the scope are an optimisation (the result cache's
+            lookup and write, :class:`OptionalStoreWaits`): one queued behind this
+            process's busy calls does not wait its turn past ``store_expiry``.
     """
 
     store_expiry: float
     deadline_expiry: float | None = None
     deadline_seconds: float | None = None
+    optional: bool = False
 
 
 _call_bounds: ContextVar[CallBounds | None] = ContextVar("websearch_call_bounds", default=None)
@@ -268,7 +274,8 @@ def store_share(deadline: Deadline, setting: float | None = None) -> float:
 def bound_store_waits(seconds: float) -> Token[CallBounds | None]:
     """Wait for the state store at most ``seconds`` from now; undo with :func:`leave_call`.
 
-    Never longer than an enclosing call's deadline allows. Bounds a search's cache lookup
+    Never longer than an enclosing call's deadline allows; optional inside an optional
+    block (:class:`OptionalStoreWaits`). Bounds a search's cache lookup
     (:func:`store_share`), and the commands that only read or clear the state
     (``websearch providers``, its ``reset``), which have no deadline of their own.
     """
@@ -308,6 +315,38 @@ class StoreWaitsWithin:
         leave_call(self._token)
 
 
+class OptionalStoreWaits:
+    """``with OptionalStoreWaits():`` the store calls in the block are an optimisation.
+
+    For the result cache, whose lookup a search can do without (a miss: the providers
+    are asked) and whose write is for later searches. A call in the block that is still
+    queued behind this process's busy calls when its bound (:func:`bound_store_waits`)
+    ends is refused as busy (:func:`store_queue_expiry`) rather than waited for until the
+    search's deadline: the fail-safe store then answers a miss, or leaves the entry
+    unwritten, and does not bypass the store. Budget reservations are not optional: they
+    decide whether a request may be sent. Outside any bound (no search, no command's
+    bound) it changes nothing: the call is not bounded at all.
+
+    Example:
+        >>> with StoreWaitsWithin(1.0), OptionalStoreWaits():
+        ...     store_wait_optional()
+        True
+        >>> store_wait_optional()
+        False
+    """
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        bounds = _call_bounds.get()
+        # Built by hand, as in bound_store_waits: ``_replace`` costs three times as much.
+        self._token = None if bounds is None else _call_bounds.set(CallBounds(*bounds[:3], True))
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            _call_bounds.reset(self._token)
+
+
 def store_patience() -> float | None:
     """Seconds a state store call begun now may be waited for; ``None`` outside a search.
 
@@ -328,12 +367,23 @@ def store_queue_expiry() -> float | None:
     read, a fetch) the bound set around the call; ``None`` outside both. A store whose
     thread is answering other calls is busy, not silent: a call queued there waits for its
     turn until this, and only then for its own :func:`store_patience` (see
-    :meth:`~websearch_core.state._threaded.ThreadedStore._within`).
+    :meth:`~websearch_core.state._threaded.ThreadedStore._within`). An optional call
+    (:class:`OptionalStoreWaits`: the cache's lookup and write) waits its own bound only:
+    behind a long queue, the lookup held the search (the write its ready answer) until the
+    queue drained, to save at most one provider's request.
     """
     bounds = _call_bounds.get()
     if bounds is None:
         return None
-    return bounds.store_expiry if bounds.deadline_expiry is None else bounds.deadline_expiry
+    if bounds.deadline_expiry is None or bounds.optional:
+        return bounds.store_expiry
+    return bounds.deadline_expiry
+
+
+def store_wait_optional() -> bool:
+    """Whether the state store call made now is optional (:class:`OptionalStoreWaits`)."""
+    bounds = _call_bounds.get()
+    return bounds is not None and bounds.optional
 
 
 def timed_out_text(label: str, seconds: float) -> str:

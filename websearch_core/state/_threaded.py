@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
-from ..deadline import format_seconds, store_patience, store_queue_expiry
+from ..deadline import format_seconds, store_patience, store_queue_expiry, store_wait_optional
 from ._withdrawal import Withdrawal
 from ._workers import DaemonPool
 from .base import StateStore, StateStoreClosedError, StateStoreTimeoutError
@@ -175,6 +175,12 @@ class ThreadedStore(StateStore, Generic[_Client]):
         a call behind it is given up ``patience`` after its submission, as before, one
         that saw the stuck call begin within two, and nothing hangs.
 
+        An optional call (:class:`~websearch_core.deadline.OptionalStoreWaits`: the result
+        cache's lookup and write) waits its turn only to its own bound, and one whose turn
+        came within ``patience`` of that bound is not waited for past it either: either
+        way the store was answering, so it ends ``busy``, not given up on. A search need not
+        wait long for an optimisation; a silent store is still given up on as above.
+
         Why a count of progress, not the time of the last: a look that finds progress
         waits a whole ``patience`` more, so one answer per ``patience`` keeps the wait
         going however the answers fall in time, and tests can drive it by events.
@@ -191,6 +197,7 @@ class ThreadedStore(StateStore, Generic[_Client]):
         answer.add_done_callback(_retrieve)
         calls = self._calls
         queue_end = max(store_queue_expiry() or 0.0, turn.submitted_at + patience)
+        optional = store_wait_optional()
         until = turn.submitted_at + patience
         wait = _Wait(asyncio.get_running_loop())
         with self._waits_lock:
@@ -209,7 +216,8 @@ class ThreadedStore(StateStore, Generic[_Client]):
                         busy = False
                         break
                     if queue_end <= now:  # busy if still queued; begun, it may be stuck
-                        busy = turn.started_at is None
+                        # An optional call begun less than its share ago: answering still.
+                        busy = optional or turn.started_at is None
                         break
                     until = min(silent_from, queue_end)
         except asyncio.CancelledError:  # the caller went away (Ctrl-C): it gave up as well
@@ -231,9 +239,21 @@ class ThreadedStore(StateStore, Generic[_Client]):
     def _busy_error(self, turn: _Turn, *, withdrawn: bool) -> StateStoreTimeoutError:
         """The error of a call still waiting its turn at its queue's end, the store answering.
 
-        The store is busy, not silent: nothing is given up on and no other wait ends.
+        The store is busy, not silent: nothing is given up on and no other wait ends. An
+        optional call whose turn came shortly before its end says when it came instead.
         """
-        waited = format_seconds(time.monotonic() - turn.submitted_at)
+        now = time.monotonic()
+        waited = format_seconds(now - turn.submitted_at)
+        started = turn.started_at
+        if started is not None:
+            queued = format_seconds(started - turn.submitted_at)
+            return StateStoreTimeoutError(
+                f"{self!r} did not answer within {waited} s: its turn came after {queued} s "
+                "queued behind calls from this process, which it was answering (busy, not "
+                "stuck)",
+                withdrawn=withdrawn,
+                busy=True,
+            )
         ahead = _calls_text(turn.ahead(self._calls))
         return StateStoreTimeoutError(
             f"{self!r} did not answer within {waited} s: still queued behind {ahead} from "

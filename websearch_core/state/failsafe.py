@@ -24,6 +24,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, TypeVar
 
+from ..deadline import OptionalStoreWaits
 from .base import (
     CachedEntry,
     ProviderMark,
@@ -229,10 +230,16 @@ class FailSafeStore(StateStore):
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
     ) -> CachedEntry | None:
-        """See :meth:`StateStore.cache_get`; a miss when the store fails."""
-        return await self._safe(
-            lambda: self.inner.cache_get(key, now, allow_stale=allow_stale), None
-        )
+        """See :meth:`StateStore.cache_get`; a miss when the store fails.
+
+        Optional (:class:`~websearch_core.deadline.OptionalStoreWaits`): behind a long
+        queue of this process's calls, the lookup held the search until the queue drained
+        (up to its deadline); it now ends busy at its own bound, a miss (debug log only).
+        """
+        with OptionalStoreWaits():
+            return await self._safe(
+                lambda: self.inner.cache_get(key, now, allow_stale=allow_stale), None
+            )
 
     async def cache_set(
         self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
@@ -269,11 +276,17 @@ class FailSafeStore(StateStore):
         )
 
     async def _write_cache(self, write: Callable[[], Awaitable[None]]) -> None:
-        """Run a cache write; a refusal costs the cache only (see :meth:`cache_set`)."""
+        """Run a cache write; a refusal costs the cache only (see :meth:`cache_set`).
+
+        Optional as the lookup is (:meth:`cache_get`): behind a long queue of this
+        process's calls it held a ready answer until the queue drained. Refused as busy,
+        the write still lands on the store's thread in its turn.
+        """
         if self.degraded:
             return
         try:
-            await write()
+            with OptionalStoreWaits():
+                await write()
         except StateStoreTimeoutError as exc:
             self._failed(exc)
         except StateStoreError as exc:
