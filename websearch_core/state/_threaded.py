@@ -185,6 +185,13 @@ class ThreadedStore(StateStore, Generic[_Client]):
         waits a whole ``patience`` more, so one answer per ``patience`` keeps the wait
         going however the answers fall in time, and tests can drive it by events.
 
+        Why one count for the whole store, not one per thread: a pool of several threads
+        (Redis's 4) takes calls from one queue, first come first served (:mod:`._workers`).
+        A call not begun waits on that queue, not on a thread: whichever thread answers
+        takes the next call ahead of it, so progress on any thread is progress toward its
+        turn, and a thread stuck on one call holds that call only (its wait counts from its
+        turn). When every thread is stuck, nothing moves and the call is given up as above.
+
         The job itself is never cancelled: one whose ``withdrawal`` could not be withdrawn
         (it had started) still runs. The first wait to find the store silent ends every
         other one under way (:meth:`_stop_waiting`): the store is known not to answer, and
