@@ -5,7 +5,9 @@ whether one of them landed once a lock went must first let that thread finish, o
 would look too early and see nothing either way.
 """
 
+import asyncio
 import threading
+from typing import Any
 
 _PREFIX = "websearch-state"
 
@@ -24,3 +26,19 @@ def join_new_store_threads(before: set[threading.Thread], timeout: float = 15.0)
     for thread in new:
         thread.join(timeout)
     return not any(thread.is_alive() for thread in new)
+
+
+async def until_queued(store: Any, calls: int, guard: float = 30.0) -> None:
+    """Return once ``calls`` of the callers' calls are queued or running on ``store``'s thread.
+
+    Why: a test that wants a call waiting on the store's thread (behind another process's
+    lock, or behind a job holding the thread) slept a fixed 0.3-0.5 s and hoped the call
+    had been made by then; on a loaded machine it may not have been. The store counts the
+    callers' calls it holds (not its own jobs, such as a flush: the pool's count of
+    unfinished jobs includes those, and let one test close before its call was made).
+    Polled; ``guard`` only turns a call that never reaches the thread into a failure
+    instead of a hang.
+    """
+    async with asyncio.timeout(guard):
+        while store._calls.value < calls:
+            await asyncio.sleep(0.01)

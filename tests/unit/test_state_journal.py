@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.sqlite_holder import held_by_another_process
+from tests.store_threads import until_queued
 from websearch_core.state._count_times import CountTimes
 from websearch_core.state._journal import Journal, write_journal
 from websearch_core.state._pending import Pending, PendingUsage
@@ -230,7 +231,7 @@ async def test_a_rate_slot_booked_behind_the_lock_is_journaled_and_never_pulls_o
     store = await _open(path)
     with held_by_another_process(path) as lock:
         booking = asyncio.create_task(store.take_rate_slot("brave", 60.0, 5.0))
-        await asyncio.sleep(0.5)  # queued on the store's thread, behind the lock
+        await until_queued(store, 1)  # queued on the store's thread, behind the lock
         await store.aclose()
         journaled = list(tmp_path.glob("state.sqlite3.owed-*.json"))
         lock.release()
@@ -267,7 +268,7 @@ async def test_a_caller_still_waiting_on_a_write_the_close_journaled_is_told_wha
     with held_by_another_process(path) as lock:
         marking = asyncio.create_task(store.set_mark("brave", mark))
         failing = asyncio.create_task(store.record_failure("exa"))
-        await asyncio.sleep(0.5)  # both queued on the store's thread, behind the lock
+        await until_queued(store, 2)  # both queued on the store's thread, behind the lock
         await store.aclose()
         lock.release()
         assert await marking is None
@@ -306,7 +307,7 @@ async def test_a_compare_and_clear_journaled_removes_only_the_mark_it_read(
             asyncio.create_task(store.clear_mark_if_unchanged(provider, mark, now))
             for provider, mark in read.items()
         ]
-        await asyncio.sleep(0.5)  # queued on the store's thread, behind the lock
+        await until_queued(store, 2)  # both queued on the store's thread, behind the lock
         await store.aclose()
         lock.release()
         assert [await task for task in clearing] == [None, None]  # journaled: it stands
@@ -336,7 +337,7 @@ async def test_a_write_the_close_took_and_could_not_journal_is_said_to_be_lost(
     monkeypatch.setattr("websearch_core.state.sqlite.write_journal", full_disk)
     with held_by_another_process(path) as lock:
         marking = asyncio.create_task(store.clear_mark("brave"))
-        await asyncio.sleep(0.5)
+        await until_queued(store, 1)  # queued on the store's thread, behind the lock
         await store.aclose()
         lock.release()
         with pytest.raises(StateStoreError) as lost:
@@ -361,7 +362,7 @@ async def test_the_close_warns_of_a_write_no_journal_holds_and_names_the_one_jou
     with held_by_another_process(path) as lock:
         reserving = asyncio.create_task(store.reserve_usage("brave", budget))
         failing = asyncio.create_task(store.record_failure("exa"))
-        await asyncio.sleep(0.5)  # both queued on the store's thread, behind the lock
+        await until_queued(store, 2)  # both queued on the store's thread, behind the lock
         with caplog.at_level(logging.INFO, logger="websearch_core.state"):
             await store.aclose()
         lock.release()
@@ -391,7 +392,7 @@ async def test_a_note_made_before_a_reset_and_journaled_after_it_is_not_written(
     try:
         resetting.execute("BEGIN IMMEDIATE")  # the reset's transaction holds the lock
         noting = asyncio.create_task(store.set_note("brave", "usage", "made before", until))
-        await asyncio.sleep(0.5)  # queued on the store's thread, behind the lock
+        await until_queued(store, 1)  # queued on the store's thread, behind the lock
         await store.aclose()  # journals the note
         resetting.execute("DELETE FROM notes WHERE provider = 'brave'")
         resetting.execute("INSERT OR REPLACE INTO resets VALUES ('brave', ?)", (time.time(),))
@@ -421,7 +422,7 @@ async def test_a_note_queued_behind_a_reset_lands_only_when_made_after_it(tmp_pa
         try:
             resetting.execute("BEGIN IMMEDIATE")
             noting = asyncio.create_task(store.set_note("brave", "usage", "made before", until))
-            await asyncio.sleep(0.3)  # queued on the store's thread, behind the lock
+            await until_queued(store, 1)  # queued on the store's thread, behind the lock
             resetting.execute("INSERT OR REPLACE INTO resets VALUES ('brave', ?)", (time.time(),))
             resetting.execute("COMMIT")
         finally:
@@ -449,7 +450,7 @@ async def test_a_mark_and_a_failure_queued_behind_a_reset_land_only_when_made_af
             resetting.execute("BEGIN IMMEDIATE")
             marking = asyncio.create_task(store.set_mark("brave", mark))
             failing = asyncio.create_task(store.record_failure("exa"))
-            await asyncio.sleep(0.3)  # both queued on the store's thread, behind the lock
+            await until_queued(store, 2)  # both queued on the store's thread, behind the lock
             resetting.execute("INSERT OR REPLACE INTO resets VALUES ('', ?)", (time.time(),))
             resetting.execute("COMMIT")
         finally:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.store_threads import until_queued
 from websearch_core.state import ProviderMark, UsageWindow
 
 if TYPE_CHECKING:
@@ -365,7 +366,7 @@ async def test_a_reset_time_is_kept_for_its_window_and_still_drops_a_late_write(
     mark = ProviderMark("rate_limited", time.time() + HOUR, "429", set_at=time.time())
     async with thread_held(other):
         marking = asyncio.ensure_future(other.set_mark("brave", mark))
-        await asyncio.sleep(0.2)  # the call is made: queued behind the busy thread
+        await until_queued(other, 1)  # made: queued behind the busy threads
         assert not marking.done()
         await store.clear("brave")
         await store.clear_all()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
+from tests.store_threads import until_queued
 from websearch_core.state import ProviderMark, UsageWindow
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ async def queued_behind_reset(
     """``write``, called (and queued on the thread) before ``reset``, landing after it."""
     async with thread_held(store):
         task = asyncio.ensure_future(write)
-        await asyncio.sleep(0.2)  # the call is made: queued behind the busy thread
+        await until_queued(store, 1)  # the call is made: queued behind the busy thread
         assert not task.done()
         await reset
     return await task
@@ -166,7 +167,8 @@ async def test_writes_queued_longer_than_a_reset_is_kept_are_not_written(
         failing = asyncio.ensure_future(store.record_failure("exa"))
         noting = asyncio.ensure_future(store.set_note("gemini", "model", "t", time.time() + HOUR))
         reserving = asyncio.ensure_future(store.reserve_usage("brave", uncapped()))
-        await asyncio.sleep(0.2)  # queued four times the limit
+        await until_queued(store, 4)  # all four queued behind the busy thread
+        await asyncio.sleep(0.2)  # and older than the limit: a sleep ends late, never early
         await resetter.clear("exa")
         await resetter.clear_all()
         redis_client.delete(f"{prefix}reset", f"{prefix}reset:exa")  # the day is over
@@ -210,7 +212,7 @@ async def test_guard_writes_made_after_a_reset_land_even_when_queued(
         marking = asyncio.ensure_future(store.set_mark("brave", cooldown()))
         failing = asyncio.ensure_future(store.record_failure("brave"))
         noting = asyncio.ensure_future(store.set_note("brave", "n", "t", time.time() + HOUR))
-        await asyncio.sleep(0.2)  # queued, made after the reset: the wait is not held against
+        await until_queued(store, 3)  # queued, made after the reset: the wait is not held against
     await marking
     assert await failing == 1
     await noting
