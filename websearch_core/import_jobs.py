@@ -13,6 +13,7 @@ Example:
 """
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
@@ -27,6 +28,11 @@ _running_lock = threading.Lock()
 async def imported(run: Callable[[], None], key: Hashable, within: float | None) -> None:
     """Wait for ``run`` (the import of what ``key`` names) on its thread, for ``within`` s.
 
+    A failed import is not remembered: the next caller imports afresh, as Python's own
+    ``import`` does after a failure (no module is left in ``sys.modules``). A missing
+    module raises its error again, and one that failed for a passing cause (a file being
+    installed, a full disk) gets its second chance.
+
     Args:
         run: What imports the modules; it runs once for every caller waiting meanwhile.
         key: What ``run`` imports: a caller with the same key joins the import under way.
@@ -36,12 +42,46 @@ async def imported(run: Callable[[], None], key: Hashable, within: float | None)
         TimeoutError: ``within`` passed first; the import goes on without this caller.
         Exception: What ``run`` raised (a module that cannot be imported).
     """
-    waited = asyncio.wrap_future(_started(run, key))
+    waited = _waited_on_loop(_started(run, key))
     if within is None:
         await waited
         return
-    # Shielded: the timeout cancels this caller's wait, not the import other calls await.
-    await asyncio.wait_for(asyncio.shield(waited), within)
+    # ``waited`` is this caller's alone: cancelling it at the timeout leaves the import.
+    await asyncio.wait_for(waited, within)
+
+
+def _waited_on_loop(job: "Future[None]") -> "asyncio.Future[None]":
+    """A future of the running loop that the import ``job`` settles, unless given up first.
+
+    Not ``asyncio.wrap_future``: its future, left behind by a caller whose time passed,
+    still took the import's error, and asyncio logged "Future exception was never
+    retrieved" when it was collected (a shield around it did not retrieve it either once
+    its caller had gone). Here a future its caller cancelled takes nothing, and a loop
+    closed meanwhile is not called (its ``call_soon_threadsafe`` raised on the import's
+    thread, which logged the error as a callback's).
+    """
+    loop = asyncio.get_running_loop()
+    waited: asyncio.Future[None] = loop.create_future()
+
+    def settle(done: "Future[None]") -> None:
+        if waited.done():  # the caller gave up: the error is the next caller's to see
+            return
+        if done.cancelled():
+            waited.cancel()
+            return
+        error = done.exception()
+        if error is None:
+            waited.set_result(None)
+        else:
+            waited.set_exception(error)
+
+    def report(done: "Future[None]") -> None:
+        # On the import's thread (or here, when it is already over).
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody is waiting
+            loop.call_soon_threadsafe(settle, done)
+
+    job.add_done_callback(report)
+    return waited
 
 
 def _started(run: Callable[[], None], key: Hashable) -> "Future[None]":
