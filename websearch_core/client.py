@@ -45,6 +45,7 @@ from .content.enrich import (
     content_text,
 )
 from .content.errors import FetchError
+from .content.fetch_call import call_seconds, checked_concurrency, page_urls, too_late
 from .content.models import PageContent
 from .content.tool_text import fence_results
 from .credentials import Credentials, CredentialStore, TokenRefresher, explicit_keys
@@ -947,8 +948,17 @@ class WebSearch(SearchClosing):
                 string is a sequence of its characters, each of which was fetched.
             ValueError: ``concurrency`` is below 1, or an allowed network is not one.
         """
-        await import_for_fetch()  # the fetcher and its parsers: a first call held the loop
-        from .content.service import call_seconds, fetch_pages, options_for
+        seconds = call_seconds(self.settings, timeout_seconds)
+        deadline = Deadline(seconds, started=call_started())
+        try:
+            # The fetcher and its parsers, off the loop (a first call held it), and within
+            # the deadline: a first fetch began its deadline after them, seconds late.
+            await import_for_fetch(deadline)
+        except TimeoutError:  # each page's turn came after the deadline, as the fetcher says
+            pages = page_urls(urls)
+            checked_concurrency(concurrency)
+            return [too_late(url, seconds) for url in pages]
+        from .content.service import fetch_pages, options_for
         from .env_proxies import EnvironmentProxies
         from .orchestration.attempt import settings_secrets
 
@@ -972,7 +982,8 @@ class WebSearch(SearchClosing):
             options=options,
             store=store,
             browser=self._browser,
-            seconds=call_seconds(self.settings, timeout_seconds),
+            seconds=seconds,
+            remaining=deadline.remaining(),
             concurrency=concurrency,
             proxies=self._fetch_proxies,
             secrets=lambda: (*credentials.secrets(), *settings_secrets(settings)),

@@ -68,11 +68,12 @@ _FETCH_MODULES = (
 The HTML extractors and the PDF reader are among them: imported by the first page's
 reading, they were paid for out of that page's deadline (the extractors 0.5-1.2 s of a
 4 s fetch on a loaded machine, and a loopback page was refused with "no content within
-the 4 s deadline"). Imported here, before a fetch's deadline starts (a search's with
-``include_content`` counts them, as it does the chain's), as the rest of the fetcher is.
+the 4 s deadline"). Imported here with the rest of the fetcher, before its first page's
+server is asked; a call's deadline counts the import (a fetch's as a search's with
+``include_content``: when it passes first, every page is too late).
 Which reader a page needs is known only from its answer, inside the deadline, so every
-first fetch imports both: pypdf adds some 0.05 s (unloaded) to a first fetch, outside its
-deadline, once a process."""
+first fetch imports both: pypdf adds some 0.05 s (unloaded) to a first fetch, once a
+process."""
 _BUILD_MODULES = (
     "websearch_core.settings_errors",
     "websearch_core.content.safety",  # the known names a WEBSEARCH_ variable is checked with

@@ -63,6 +63,7 @@ from .errors import (
     safe_url,
 )
 from .extract import extract_content
+from .fetch_call import checked_concurrency, page_urls, too_late
 from .lookup import checked_addresses
 from .models import PageContent
 from .refresh import refresh_target
@@ -184,28 +185,6 @@ class FetchOptions:
             raise ValueError(f"max_redirects must be 0..20, got {self.max_redirects}")
         if self.cache_ttl_seconds <= 0:
             raise ValueError("cache_ttl_seconds must be positive")
-
-
-def page_urls(urls: Iterable[str]) -> list[str]:
-    """The URLs of one ``fetch_many`` call, refusing a lone string.
-
-    A string is a sequence of its characters: one URL passed as ``urls`` was fetched as
-    dozens of one-letter URLs (``h``, ``t``, ``t``, ``p`` ...), each refused for having no
-    scheme, and the caller got a list of errors naming none of the mistake.
-
-    Raises:
-        TypeError: ``urls`` is a ``str`` (or ``bytes``), not a list of them.
-
-    Example:
-        >>> page_urls(("https://a.example/",))
-        ['https://a.example/']
-    """
-    if isinstance(urls, str | bytes):
-        raise TypeError(
-            "fetch_many takes a list of URLs, not one string: "
-            "pass [url], or call fetch(url) for one page"
-        )
-    return list(urls)
 
 
 def page_cache_key(url: str, scope: str = "public") -> str:
@@ -339,8 +318,12 @@ class PageFetcher:
         *,
         timeout_seconds: float,
         concurrency: int = DEFAULT_CONCURRENCY,
+        remaining: float | None = None,
     ) -> list[PageContent | FetchError]:
         """Fetch several pages, at most ``concurrency`` at a time, all within one deadline.
+
+        ``remaining`` is what is left of the ``timeout_seconds`` deadline when the call began
+        earlier (a client's first fetch imported this module within it); ``None`` is all.
 
         Returns:
             One entry per URL, in order: its content, or the :class:`FetchError` that
@@ -351,21 +334,17 @@ class PageFetcher:
             ValueError: ``concurrency`` is below 1.
         """
         urls = page_urls(urls)
-        if concurrency < 1:
-            raise ValueError(f"concurrency must be at least 1, got {concurrency}")
+        gate = asyncio.Semaphore(checked_concurrency(concurrency))
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout_seconds
-        gate = asyncio.Semaphore(concurrency)
+        deadline = loop.time() + (timeout_seconds if remaining is None else remaining)
 
         async def one(url: str) -> PageContent | FetchError:
             async with gate:
-                remaining = deadline - loop.time()
+                left = deadline - loop.time()
                 try:
-                    if remaining <= 0:
-                        raise FetchTimeoutError(
-                            url, f"the {timeout_seconds:g} s deadline passed before its turn"
-                        )
-                    return await self._fetch_within(url, remaining, timeout_seconds)
+                    if left <= 0:
+                        raise too_late(url, timeout_seconds)
+                    return await self._fetch_within(url, left, timeout_seconds)
                 except FetchError as error:
                     return error
 

@@ -1,0 +1,97 @@
+"""A first page fetch on a client not entered ends by its deadline, its import counted in it.
+
+A client used without ``async with`` imports the page fetcher and its parsers at its first
+fetch, on a worker thread (0.3 s idle, over a second on a loaded machine). The fetch's
+deadline began after that import, so a fetch with ``timeout_seconds=3`` could end seconds
+past it. It now counts from the call's start, as a first search's does (stop 47): the wait
+for the import ends by it, every page is then refused as a page whose turn came after the
+deadline is, and the import goes on and serves the next call.
+
+A fresh interpreter holds the fetcher's import on an event the script controls
+(``tests.loop_imports.gated_import``): the first call must end while that import is still
+held, and the next one, after the import is let go, must read the page. Nothing is timed.
+"""
+
+import textwrap
+
+import pytest
+
+from tests.loop_imports import gated_import, run_watched
+
+_DEADLINE_SECONDS = 3.0
+"""Enough for the second call's page on a loaded machine; the first call waits all of it."""
+
+_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, importlib, json
+
+    from websearch_core import WebSearch
+    from websearch_core.content import FetchError
+
+    async def call(client, url):
+        # (the error's type and text, or None; the page's text when read)
+        if CALL == "fetch":
+            try:
+                page = await client.fetch(url, allow_private_addresses=True)
+            except FetchError as error:
+                return [type(error).__name__, str(error)], None
+        elif CALL == "fetch_many":
+            (page,) = await client.fetch_many([url], allow_private_addresses=True)
+        else:  # from a thread without a loop, as synchronous code calls it
+            sync = functools.partial(client.fetch_sync, url, allow_private_addresses=True)
+            try:
+                page = await asyncio.to_thread(sync)
+            except FetchError as error:
+                return [type(error).__name__, str(error)], None
+        if isinstance(page, FetchError):
+            return [type(page).__name__, str(page)], None
+        return None, page.text
+
+    async def main():
+        runner, url = await serve_page(PAGE, "text/html")
+        client = WebSearch(state_backend="memory", deadline_seconds=DEADLINE)
+        try:
+            first = await call(client, url)
+            held = GATED not in sys.modules  # the import still waits on the gate
+            GATE.set()
+            await asyncio.to_thread(importlib.import_module, GATED)  # its end
+            second = await call(client, url)
+        finally:
+            await client.aclose()
+        await runner.cleanup()
+        return {
+            "first": first,
+            "held": held,
+            "second": second,
+            "gated_on": GATED_ON,
+            "lapsed": GATE_LAPSED,
+        }
+
+    import functools
+    print(json.dumps(asyncio.run(main())))
+    """
+)
+
+_PAGE = (
+    "<html><head><title>T</title></head><body><main><h1>Notes</h1>"
+    + "<p>A paragraph long enough to be the page's main text, read as such.</p>" * 9
+    + "</main></body></html>"
+).encode()
+
+_FETCHER = "websearch_core.content.service"
+
+
+@pytest.mark.parametrize("call", ["fetch", "fetch_many", "fetch_sync"])
+def test_a_first_fetch_ends_by_its_deadline_while_the_fetchers_import_is_held(call: str) -> None:
+    found = run_watched(
+        gated_import(_FETCHER) + _SCRIPT, CALL=call, DEADLINE=_DEADLINE_SECONDS, PAGE=_PAGE
+    )
+    assert found["lapsed"] == [], found  # the call waited for the import: never let go
+    assert found["held"] is True, found  # it ended while the import was held
+    error, _ = found["first"]
+    assert isinstance(error, list) and error[0] == "FetchTimeoutError", found
+    assert "the 3 s deadline passed before its turn" in error[1], found
+    # The import went on off the loop, once, and served the next call.
+    assert found["gated_on"] == ["websearch-imports"], found
+    error, text = found["second"]
+    assert error is None and "long enough" in (text or ""), found
