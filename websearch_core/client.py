@@ -502,7 +502,9 @@ class WebSearch(SearchClosing):
             if fetches:
                 await import_for_fetch(deadline)
         except TimeoutError:
-            raise ImportsOutlastedDeadline(self.settings, searched.provider, deadline) from None
+            raise ImportsOutlastedDeadline(
+                self.settings, searched.provider, deadline, self.credentials
+            ) from None
         return searched, deadline
 
     def _say_store_problem(self, outcome: ChainOutcome) -> None:

@@ -43,6 +43,7 @@ Use = Literal["search", "fetch", "build"]
 build a tool's client (its settings' checks and state store)."""
 
 _SETUP_MODULES = (
+    "websearch_core.chain_plan",  # first: with the providers, what the plan would try
     "websearch_core.call_setup",
     "websearch_core.lookups",
     "websearch_core.connect_phase",
@@ -207,8 +208,14 @@ def _loaded(modules: Sequence[str]) -> bool:
 
 
 def _import(modules: Sequence[str], provider_ids: Sequence[str]) -> None:
-    for name in modules:
-        importlib.import_module(name)
+    """Import the providers, then ``modules``: the plan's rule is asked of the providers.
+
+    A search whose deadline passes while the rest of the chain is still being imported
+    can then say which of them its plan would have tried (those with a key), as the chain
+    says it (:mod:`~websearch_core.imports_outlasted`).
+    """
     for provider_id in provider_ids:
         with contextlib.suppress(Exception):  # the plan raises it, where it always did
             get_provider(provider_id)
+    for name in modules:
+        importlib.import_module(name)

@@ -70,12 +70,14 @@ _SCRIPT = textwrap.dedent(
 
     async def main():
         runner, url = await serve_page(PAGE, "text/html")
-        async with Simulator(["brave"]) as sim:
+        async with Simulator(list(PROVIDERS)) as sim:
             sim["brave"].results = [SimResult(title="Page", url=url, snippet="Snippet.")]
             settings = sim.settings(
-                providers=("brave",), state_backend="memory", deadline_seconds=DEADLINE
+                providers=PROVIDERS, state_backend="memory", deadline_seconds=DEADLINE
             )
-            searcher = make(settings, sim.api_keys())
+            # Brave's key alone: a provider listed without one is left out by the plan.
+            keys = {pid: key for pid, key in sim.api_keys().items() if pid == "brave"}
+            searcher = make(settings, keys)
             try:
                 first = await call(searcher)
                 held = GATED not in sys.modules  # the import still waits on the gate
@@ -120,7 +122,11 @@ _FETCHER = "websearch_core.content.service"
 )
 def test_a_first_search_ends_by_its_deadline_while_its_import_is_held(call: str, held: str) -> None:
     found = run_watched(
-        gated_import(held) + _SCRIPT, CALL=call, DEADLINE=_DEADLINE_SECONDS, PAGE=_PAGE
+        gated_import(held) + _SCRIPT,
+        CALL=call,
+        DEADLINE=_DEADLINE_SECONDS,
+        PAGE=_PAGE,
+        PROVIDERS=("brave",),
     )
     assert found["lapsed"] == [], found  # the call waited for the import: never let go
     assert found["held"] is True, found  # it ended while the import was held
@@ -135,3 +141,28 @@ def test_a_first_search_ends_by_its_deadline_while_its_import_is_held(call: str,
     assert error is None and answered, found
     if call == "search with pages":
         assert answered[0] == "brave" and "long enough" in (answered[1] or ""), found
+
+
+@pytest.mark.parametrize("call", ["search", "run"])
+def test_a_listed_provider_without_a_key_is_not_named_as_not_tried(call: str) -> None:
+    """The chain never names a provider its plan skips for want of a key; nor does this.
+
+    Tavily is listed first with no key (the simulator gives Brave's alone): the chain's plan
+    leaves it out, so a deadline passing before its first attempt names Brave alone. The
+    chain's own import is held; the providers, imported before it, answer the plan.
+    """
+    found = run_watched(
+        gated_import(_CHAIN) + _SCRIPT,
+        CALL=call,
+        DEADLINE=_DEADLINE_SECONDS,
+        PAGE=_PAGE,
+        PROVIDERS=("tavily", "brave"),
+    )
+    assert found["lapsed"] == [] and found["held"] is True, found
+    error, _ = found["first"]
+    assert isinstance(error, str), found
+    assert "the 3s deadline for the whole search ran out; not tried: brave" in error, found
+    assert "not tried: brave, " not in error and "tavily" not in error, found
+    error, answered = found["second"]
+    assert error is None, found
+    assert (answered[0] if isinstance(answered, list) else answered) == "brave", found

@@ -7,13 +7,15 @@ outlasted the deadline has no chain to say it (it is what is being imported); it
 same from the settings, naming the providers the plan would reach in its order.
 """
 
+import importlib
+
 import pytest
 
-from websearch_core import Settings
+from websearch_core import Settings, WebSearch
 from websearch_core.deadline import Deadline
 from websearch_core.errors import AllProvidersFailedError, DeadlineExceededError
 from websearch_core.imports_outlasted import ImportsOutlastedDeadline, not_tried_ids
-from websearch_core.providers import SEARCH_PROVIDER_ORDER
+from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
 
 
 def test_a_listed_chain_names_its_entries_in_order() -> None:
@@ -67,3 +69,26 @@ def test_the_settings_contradictions_follow_the_message(caplog: pytest.LogCaptur
     assert "The settings contradict:" in outlasted.message
     assert "The settings contradict" not in outlasted.failure.message
     assert [r.getMessage() for r in caplog.records] == [f"web search {outlasted.message}"]
+
+
+def test_the_chains_plan_decides_who_is_named_once_its_providers_are_imported() -> None:
+    """Tavily, listed first without a key, is left out by the plan: the chain never names it.
+
+    The providers are imported (the import job imports them before the rest of the chain),
+    so the plan's own rule is asked of the client's keys.
+    """
+    for provider_id in ("tavily", "brave"):
+        get_provider(provider_id)
+    importlib.import_module("websearch_core.chain_plan")  # the plan's rule, imported with them
+    settings = Settings(state_backend="memory", providers=("tavily", "brave"))
+    credentials = WebSearch(settings, api_keys={"brave": "brave-key"}).credentials
+    outlasted = ImportsOutlastedDeadline(settings, None, Deadline(4.0), credentials)
+    assert outlasted.provider_ids == ("brave",)
+    assert outlasted.message == "the 4s deadline for the whole search ran out; not tried: brave"
+    assert [a.provider for a in outlasted.tool_result().response.attempts] == ["brave"]
+
+
+def test_without_the_keys_every_provider_the_plan_looks_at_is_named() -> None:
+    """Guard: with no credentials to ask, the text stays the settings' alone, as before."""
+    settings = Settings(state_backend="memory", providers=("tavily", "brave"))
+    assert not_tried_ids(settings, None) == ("tavily", "brave")
