@@ -480,6 +480,55 @@ def test_an_allin_query_is_sent_as_one_directive_per_word() -> None:
     assert plan.params.query == "intitle:rust intitle:error -intitle:faq"
 
 
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        (
+            'allintitle:a error:"not found"',
+            [("in_title", "a"), ("in_title", "error:not found")],
+        ),
+        ('rust error:"not found"', [("text", "rust"), ("text", "error:not found")]),
+        ('C:\u201cProgram Files\u201d x', [("text", "C:Program Files"), ("text", "x")]),
+        ('site:"x.org" rust', [("site", "x.org"), ("text", "rust")]),
+    ],
+)
+def test_a_quoted_value_after_any_name_is_swallowed_into_one_word(
+    typed: str, read: list[tuple[str, str]]
+) -> None:
+    """Reference 6.1: a quote right after ``name:`` swallows the span into the value, for
+    any name, so ``error:"not found"`` is one term (it split into ``error:"not`` and
+    ``found"``), and a value making a directive (``site:"x.org"``) is that directive."""
+    assert [(t.kind, t.value) for t in tokenize(typed)] == read
+
+
+def test_a_swallowed_quoted_value_is_sent_as_typed() -> None:
+    plan = plan_filters(
+        SearchParams(query='allintitle:a error:"not found" site:x.org'),
+        info(FilterSupport(query=QUERY_OPERATORS)),
+    )
+    assert plan.params.query == 'site:x.org intitle:a intitle:"error:not found"'
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ('x"a b" c', [("text", "x"), ("phrase", "a b"), ("text", "c")]),
+        ('site:x.org"rust book"', [("site", "x.org"), ("phrase", "rust book")]),
+        ('allintitle:a x"b c"', [("in_title", "a"), ("in_title", "x"), ("in_title", "b c")]),
+    ],
+)
+def test_a_quote_inside_a_word_ends_the_word(typed: str, read: list[tuple[str, str]]) -> None:
+    """Reference 6.1: a quote in the middle of a word ends it and opens a phrase (it was
+    read as part of the word, splitting the phrase into ``x"a`` and ``b"``)."""
+    assert [(t.kind, t.value) for t in tokenize(typed)] == read
+
+
+@pytest.mark.parametrize("typed", ['don"t panic', 'intitle:"rust', 'rust" x'])
+def test_a_quote_that_opens_no_span_stays_in_its_word(typed: str) -> None:
+    """Guard (passes before and after): a stray quote, with no closing one, splits nothing."""
+    assert [t.raw for t in tokenize(typed)] == typed.split()
+
+
 # --- merging -----------------------------------------------------------------------------------
 
 

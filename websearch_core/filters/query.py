@@ -68,19 +68,27 @@ _QUOTES: Final = '"\u201c\u201d'
 """The reference's quote characters (6.1): ``"`` and the typographic ``\u201c`` ``\u201d``
 a model or a pasted text may use; any of them opens or closes a quoted span."""
 _QUOTED: Final = rf"[{_QUOTES}](?P<{{name}}>[^{_QUOTES}]*[^{_QUOTES}\s][^{_QUOTES}]*)[{_QUOTES}]"
+_STRAY_QUOTE: Final = rf"[{_QUOTES}](?![^{_QUOTES}]*[^{_QUOTES}\s][^{_QUOTES}]*[{_QUOTES}])"
+"""A quote that opens no quoted span (no closing quote after it, or only blanks between):
+it stays in its word (``don"t``, ``intitle:"rust``)."""
+_WORD: Final = rf"(?P<word>(?:[^\s{_QUOTES}]+|{_STRAY_QUOTE})+)"
+"""A word, which a quote opening a span ends (6.1: ``x"a b"`` is ``x`` and ``"a b"``)."""
 _TOKEN: Final = re.compile(
-    rf"(?P<open>\(+)|(?P<neg>-?){_QUOTED.format(name='phrase')}|(?P<word>\S+)"
+    rf"(?P<open>\(+)|(?P<neg>-?){_QUOTED.format(name='phrase')}|{_WORD}"
 )
 """Opening parentheses, a ``"phrase"`` or a word: a word's leading ``(`` are split off
 (reference 6.1), so ``("a b" OR c)`` reads its phrase."""
 _TOKEN_OR_QUOTED_VALUE: Final = re.compile(
     rf"(?P<open>\(+)|(?P<neg>-?){_QUOTED.format(name='phrase')}"
     rf"|(?P<named>-?(?i:{_WORDS_IN_NAMES}):){_QUOTED.format(name='quoted')}"
-    r"|(?P<word>\S+)"
+    rf"|(?P<other>-?(?i:[a-z][a-z-]*):){_QUOTED.format(name='swallowed')}"
+    rf"|{_WORD}"
 )
-""":data:`_TOKEN`, or a words-in directive with a quoted value (``intitle:"error
-handling"``): used only on a query holding a quote after a ``:`` (:data:`_QUOTED_VALUE`),
-as it takes twice the time."""
+""":data:`_TOKEN`, or a name with a quoted value: a words-in directive's (``intitle:"error
+handling"``) or any other name's, which 6.1 swallows into one word (``error:"not found"``
+is the word ``error:not found``, read as a directive if it is one: ``site:"x.org"``).
+Used only on a query holding a quote after a ``:`` (:data:`_QUOTED_VALUE`), as it takes
+twice the time."""
 _QUOTED_VALUE: Final = re.compile(rf":[{_QUOTES}]")
 _STRAIGHT: Final = str.maketrans("\u201c\u201d", '""')
 """Typographic quotes to straight ones, in the text a provider is sent."""
@@ -352,6 +360,20 @@ def _word(word: str) -> Token:
     return Token("text", word, word)
 
 
+def _swallowed(name: str, quoted: str, typed: str) -> Token:
+    """``name:"quoted"`` for a name that is no words-in directive, as one word (6.1).
+
+    The quoted span is the value (``error:"not found"`` is the word ``error:not found``),
+    so it stays one term, in an all mode's field too; the text sent keeps its quotes. A
+    value that makes a directive (``site:"x.org"``, ``lang:"de"``) is that directive.
+    """
+    word = f"{name}{' '.join(quoted.split())}"
+    directive = _directive(word)
+    if directive is not None:
+        return directive
+    return Token("text", word, typed.translate(_STRAIGHT))
+
+
 def _negated(token: Token) -> tuple[bool, Token]:
     """Whether ``NOT`` / ``!`` before ``token`` goes, and what ``token`` is read as.
 
@@ -537,6 +559,8 @@ def tokenize(query: str) -> tuple[Token, ...]:
         elif quoted_values and match["named"] is not None:
             value = " ".join(match["quoted"].split())
             tokens.append(_words_in(match["named"], value, match.group(0).translate(_STRAIGHT)))
+        elif quoted_values and match["other"] is not None:
+            tokens.append(_swallowed(match["other"], match["swallowed"], match.group(0)))
         else:
             parens = True
             tokens.extend(Token("text", "(", "(") for _ in match["open"])
