@@ -316,6 +316,29 @@ async def test_a_422_on_an_optional_filter_is_retried_once_without_it(sim: Simul
     assert result.text.endswith("Filters not applied: language=fr, country=ca.")
 
 
+async def test_a_422_on_the_language_keeps_what_a_lang_directive_gave_way_to(
+    sim: Simulator,
+) -> None:
+    """Both language records read ignored after the resend; the ``lang:de`` that gave way
+    to ``language="fr"`` still says so (the clause was lost when ``fr`` was dropped too)."""
+    rejected = (
+        '{"type":"ErrorResponse","error":{"code":"VALIDATION","status":422,'
+        '"detail":"Unable to validate request parameter(s)"}}'
+    )
+    sim["brave"].enqueue(Fault.http(422, rejected))
+    async with sim_client(sim) as ws:
+        result = await ws.run(f"{QUERY} lang:de", provider="brave", language="fr")
+    first, second = sim["brave"].requests
+    assert first.query_dict()["search_lang"] == "fr" and "search_lang" not in second.query_dict()
+    assert [(f.value, f.applied) for f in result.response.filters] == [
+        ("fr", ("ignored",)),
+        ("de", ("ignored",)),
+    ]
+    assert result.text.endswith(
+        "Filters not applied: language=fr, language=de (language=fr used instead)."
+    )
+
+
 async def test_a_422_for_the_key_is_not_retried(sim: Simulator) -> None:
     sim["brave"].always(
         Fault.http(422, '{"error":{"code":"SUBSCRIPTION_TOKEN_INVALID","status":422}}')

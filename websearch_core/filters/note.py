@@ -28,6 +28,11 @@ def ignored_note(response: SearchResponse) -> str | None:
         ...     AppliedFilter(name="language", value="de", applied=("ignored",)),
         ... )))
         'Filters not applied: language=de (language=fr used instead).'
+        >>> ignored_note(SearchResponse(provider="brave", filters=(
+        ...     AppliedFilter(name="language", value="fr", applied=("ignored",)),
+        ...     AppliedFilter(name="language", value="de", applied=("ignored",)),
+        ... )))
+        'Filters not applied: language=fr, language=de (language=fr used instead).'
     """
     parts = []
     for item in response.filters:
@@ -46,12 +51,17 @@ def _used_instead(item: AppliedFilter, record: tuple[AppliedFilter, ...]) -> str
     A ``lang:de`` typed in the query gives way to a ``language`` passed (a program's
     setting over a model's guess); the model reads that its directive was dropped, and
     for what, rather than wondering why the results are not in German.
+
+    The value chosen is the filter's first record (:func:`~.plan.apply_plan` lists the
+    values that gave way after it), whether the provider then applied it or not: when
+    Brave refuses the language chosen (422) both records read ignored, and the note still
+    says which one the ``lang:`` gave way to.
     """
     if item.name not in _ONE_VALUE:
         return None
-    applied = (
-        other.value
-        for other in record
-        if other.name == item.name and other.value != item.value and other.applied != ("ignored",)
-    )
-    return next(applied, None)
+    for other in record:
+        if other is item:
+            return None
+        if other.name == item.name and other.value != item.value:
+            return other.value
+    return None
