@@ -73,9 +73,7 @@ _STRAY_QUOTE: Final = rf"[{_QUOTES}](?![^{_QUOTES}]*[^{_QUOTES}\s][^{_QUOTES}]*[
 it stays in its word (``don"t``, ``intitle:"rust``)."""
 _WORD: Final = rf"(?P<word>(?:[^\s{_QUOTES}]+|{_STRAY_QUOTE})+)"
 """A word, which a quote opening a span ends (6.1: ``x"a b"`` is ``x`` and ``"a b"``)."""
-_TOKEN: Final = re.compile(
-    rf"(?P<open>\(+)|(?P<neg>-?){_QUOTED.format(name='phrase')}|{_WORD}"
-)
+_TOKEN: Final = re.compile(rf"(?P<open>\(+)|(?P<neg>-?){_QUOTED.format(name='phrase')}|{_WORD}")
 """Opening parentheses, a ``"phrase"`` or a word: a word's leading ``(`` are split off
 (reference 6.1), so ``("a b" OR c)`` reads its phrase."""
 _TOKEN_OR_QUOTED_VALUE: Final = re.compile(
@@ -360,6 +358,15 @@ def _word(word: str) -> Token:
     return Token("text", word, word)
 
 
+def _quoted_value(match: re.Match[str]) -> Token:
+    """A ``name:"quoted value"`` matched by :data:`_TOKEN_OR_QUOTED_VALUE`."""
+    typed = match.group(0)
+    if match["named"] is not None:
+        value = " ".join(match["quoted"].split())
+        return _words_in(match["named"], value, typed.translate(_STRAIGHT))
+    return _swallowed(match["other"], match["swallowed"], typed)
+
+
 def _swallowed(name: str, quoted: str, typed: str) -> Token:
     """``name:"quoted"`` for a name that is no words-in directive, as one word (6.1).
 
@@ -556,11 +563,8 @@ def tokenize(query: str) -> tuple[Token, ...]:
             phrase = " ".join(match["phrase"].split())
             kind: TokenKind = "exclude_term" if match["neg"] else "phrase"
             tokens.append(Token(kind, phrase, match.group(0).translate(_STRAIGHT)))
-        elif quoted_values and match["named"] is not None:
-            value = " ".join(match["quoted"].split())
-            tokens.append(_words_in(match["named"], value, match.group(0).translate(_STRAIGHT)))
-        elif quoted_values and match["other"] is not None:
-            tokens.append(_swallowed(match["other"], match["swallowed"], match.group(0)))
+        elif quoted_values and match["open"] is None:
+            tokens.append(_quoted_value(match))
         else:
             parens = True
             tokens.extend(Token("text", "(", "(") for _ in match["open"])
