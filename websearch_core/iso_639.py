@@ -12,7 +12,7 @@ Source: ISO 639-1 and ISO 639-2 as the Debian ``iso-codes`` package lists them
 
 from typing import Final
 
-__all__ = ["ISO_639_1", "ISO_639_2"]
+__all__ = ["ISO_639_1", "ISO_639_2", "ISO_639_2_ONLY"]
 
 ISO_639_1: Final = frozenset(
     """
@@ -43,4 +43,28 @@ ISO_639_2: Final = frozenset(
 )
 """The three-letter codes (terminology and bibliographic, 204) of the languages with a
 two-letter one: the ``language`` field takes three letters, so ``lang:deu`` is read; the
-rest of ISO 639-2 (collections such as ``art``) would read words (``lang:php`` is none)."""
+rest of ISO 639-2 is :data:`ISO_639_2_ONLY` or collections such as ``art`` (words)."""
+
+ISO_639_2_ONLY: Final = frozenset(
+    """
+    ace ach ady afh ain akk ale alt ang anp arc arn arp arw ast awa bal ban bas bej bem
+    bho bik bin bla bnt bra bua bug byn cad car ceb chb chg chk chm chn cho chp chr chy
+    cnr cop cpe cpf cpp crh crp csb dak dar del den dgr din doi dsb dua dum dyu efi egy
+    eka elx enm ewo fan fat fil fon frm fro frr frs fur gaa gay gba gez gil gmh goh gon
+    gor got grb grc gsw gwi hai haw hil hit hmn hsb hup iba ilo inh jbo jpr jrb kaa kab
+    kac kam kaw kbd kha kho kmb kok kos kpe krc krl kru kum kut lad lah lam lez lol loz
+    lui lun luo lus mad mag mai mak man mas mdf mdr men mga mic min mnc mni moh mos mus
+    mwl mwr myv nap nds new nia niu nog non nqo nso nwc nym nyn nyo nzi osa ota pag pal
+    pam pap pau peo phn pon pro raj rap rar rom rup sad sah sai sam sas sat scn sco sel
+    sga shn sid sma smj smn sms snk sog srn srr suk sus sux syc syr tem ter tet tig tiv
+    tkl tlh tli tmh tog tpi tsi tum tvl tyv udm uga umb vai vot wal war was xal yao yap
+    zap zbl zen zgh zun zza
+    """.split()  # noqa: SIM905 (a table, one code a word)
+)
+"""The three-letter codes of single languages with no two-letter one (237: ``haw``
+Hawaiian, ``ceb`` Cebuano, ``fil`` Filipino): the ``language`` field takes three letters,
+so ``lang:haw`` is read; a provider whose parameter takes only two (``FilterSupport``'s
+``two_letter_language``) records it as not applied. Left out, so they stay words: the
+collections (entries named "... languages", ``art``, ``sla``), the special codes ``mis``,
+``mul``, ``und``, ``zxx`` and the reserved ``qaa-qtz``, and ``ada`` and ``lua``, which in a
+query mean the programming languages far more often than Adangme or Luba-Lulua."""

@@ -10,9 +10,9 @@ programming language. Imported by :mod:`websearch_core.models` and
 import re
 from typing import Final
 
-from .iso_639 import ISO_639_1, ISO_639_2
+from .iso_639 import ISO_639_1, ISO_639_2, ISO_639_2_ONLY
 
-__all__ = ["canonical_tag", "is_language_tag", "language_tag"]
+__all__ = ["canonical_tag", "has_two_letter_language", "is_language_tag", "language_tag"]
 
 _LANGUAGE: Final = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
 
@@ -56,6 +56,8 @@ def language_tag(value: str) -> str | None:
         ('de', None, True)
         >>> language_tag("go") is None, language_tag("deu"), language_tag("ga_ie")
         (True, 'deu', 'ga-IE')
+        >>> language_tag("haw"), language_tag("lua") is None
+        ('haw', True)
     """
     if value.strip().lower() == "auto":
         return None
@@ -63,4 +65,18 @@ def language_tag(value: str) -> str | None:
     if not is_language_tag(tag):
         return None
     primary = tag.partition("-")[0]
-    return tag if primary in ISO_639_1 or primary in ISO_639_2 else None
+    known = primary in ISO_639_1 or primary in ISO_639_2 or primary in ISO_639_2_ONLY
+    return tag if known else None
+
+
+def has_two_letter_language(tag: str) -> bool:
+    """Whether ``tag``'s language is written in two letters (``de``, ``pt-BR``; not ``haw``).
+
+    What a provider whose language parameter takes only ISO 639-1 codes can be sent; a
+    three-letter code there is not sent, and recorded as not applied.
+
+    Examples:
+        >>> has_two_letter_language("pt-BR"), has_two_letter_language("haw")
+        (True, False)
+    """
+    return len(tag.partition("-")[0]) == 2

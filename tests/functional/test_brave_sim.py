@@ -339,6 +339,18 @@ async def test_a_422_on_the_language_keeps_what_a_lang_directive_gave_way_to(
     )
 
 
+async def test_a_three_letter_lang_directive_is_not_sent_and_is_named_not_applied(
+    sim: Simulator,
+) -> None:
+    """``lang:haw`` (Hawaiian, no two-letter code) is the search's language, which Brave's
+    ``search_lang`` cannot carry: not sent, and the model is told (it went as a word)."""
+    async with sim_client(sim) as ws:
+        result = await ws.run(f"{QUERY} lang:haw", provider="brave")
+    (request,) = sim["brave"].requests
+    assert request.query_dict()["q"] == QUERY and "search_lang" not in request.query_dict()
+    assert result.text.endswith("Filters not applied: language=haw.")
+
+
 async def test_a_422_for_the_key_is_not_retried(sim: Simulator) -> None:
     sim["brave"].always(
         Fault.http(422, '{"error":{"code":"SUBSCRIPTION_TOKEN_INVALID","status":422}}')

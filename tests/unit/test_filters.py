@@ -423,6 +423,55 @@ def test_an_iso_639_code_next_to_a_programming_language_is_still_read(typed: str
 
 
 @pytest.mark.parametrize(
+    ("typed", "tag"), [("lang:haw", "haw"), ("lang:CEB", "ceb"), ("language:fil-PH", "fil-PH")]
+)
+def test_a_three_letter_code_of_a_language_without_a_two_letter_one_is_read(
+    typed: str, tag: str
+) -> None:
+    """ISO 639-2 codes with no ISO 639-1 equivalent (Hawaiian, Cebuano, Filipino) are
+    languages the ``language`` field takes; they stayed words."""
+    assert [(t.kind, t.value) for t in tokenize(f"x {typed}")] == [("text", "x"), ("lang", tag)]
+
+
+@pytest.mark.parametrize("typed", ["lang:lua", "lang:ada", "lang:art", "lang:und", "lang:mul"])
+def test_a_collection_special_or_programming_code_stays_a_word(typed: str) -> None:
+    """Guard (passes before and after): collections and special codes name no language,
+    and ``lua``/``ada`` mean the programming languages here."""
+    assert [(t.kind, t.raw) for t in tokenize(f"x {typed}")] == [("text", "x"), ("text", typed)]
+
+
+def _two_letter_providers() -> list[ProviderInfo]:
+    from websearch_core.providers import brave, duckduckgo, perplexity, tinyfish
+
+    return [brave.INFO, duckduckgo.INFO, perplexity.INFO, tinyfish.INFO]
+
+
+@pytest.mark.parametrize("provider", _two_letter_providers(), ids=lambda p: p.id)
+@pytest.mark.parametrize(
+    "params",
+    [SearchParams(query="rust lang:haw"), SearchParams(query="rust", language="haw")],
+    ids=["directive", "field"],
+)
+def test_a_three_letter_language_is_not_sent_where_only_two_letters_are_taken(
+    provider: ProviderInfo, params: SearchParams
+) -> None:
+    """Perplexity, TinyFish, Brave and DuckDuckGo take ISO 639-1 codes: ``haw`` is not sent
+    and the model is told so (it was recorded native, sent to Perplexity, dropped silently
+    by the others)."""
+    plan = plan_filters(params, provider)
+    assert (plan.params.query, plan.params.language) == ("rust", None)
+    response = apply_plan(plan, SearchResponse(provider=provider.id))
+    assert ignored_note(response) == "Filters not applied: language=haw."
+
+
+def test_guard_a_two_letter_language_is_still_sent_there() -> None:
+    """Guard (passes before and after): ``lang:de`` goes as before."""
+    for provider in _two_letter_providers():
+        plan = plan_filters(SearchParams(query="rust lang:de"), provider)
+        assert (plan.params.language, plan.ways) == ("de", {"language": ("native",)})
+
+
+@pytest.mark.parametrize(
     ("params", "note"),
     [
         (
@@ -488,7 +537,7 @@ def test_an_allin_query_is_sent_as_one_directive_per_word() -> None:
             [("in_title", "a"), ("in_title", "error:not found")],
         ),
         ('rust error:"not found"', [("text", "rust"), ("text", "error:not found")]),
-        ('C:\u201cProgram Files\u201d x', [("text", "C:Program Files"), ("text", "x")]),
+        ("C:\u201cProgram Files\u201d x", [("text", "C:Program Files"), ("text", "x")]),
         ('site:"x.org" rust', [("site", "x.org"), ("text", "rust")]),
     ],
 )

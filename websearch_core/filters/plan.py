@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
+from ..language_tags import has_two_letter_language
 from ..models import (
     AppliedFilter,
     FilterName,
@@ -111,11 +112,22 @@ def ways_for(
     return ("post",) if checkable else ("ignored",)
 
 
+def _language_carried(language: str | None, support: FilterSupport) -> bool:
+    """Whether the provider's language parameter can carry ``language``.
+
+    Any tag, unless it takes two-letter codes only (``FilterSupport.two_letter_language``).
+    """
+    return not (language and support.two_letter_language) or has_two_letter_language(language)
+
+
 def _ways(
     wanted: RequestedFilters, support: FilterSupport
 ) -> dict[FilterName, tuple[FilterWay, ...]]:
     sent = support.sent_domains(wanted.include_domains, wanted.exclude_domains)
-    unsent = frozenset({"include_domains", "exclude_domains"}) - sent
+    domains: set[FilterName] = {"include_domains", "exclude_domains"}
+    unsent = domains - sent
+    if not _language_carried(wanted.language, support):
+        unsent.add("language")
     return {
         name: ways_for(name, support, wanted.recency, carried=name not in unsent)
         for name, _ in wanted.entries()
@@ -175,7 +187,9 @@ def plan_filters(
         "exclude_domains": wanted.exclude_domains,
         "date_after": wanted.date_after,
         "date_before": wanted.date_before,
-        "language": wanted.language,  # a ``lang:`` directive's, when none was passed
+        # A ``lang:`` directive's, when none was passed; none where the parameter cannot
+        # carry it (recorded ignored).
+        "language": wanted.language if _language_carried(wanted.language, chosen) else None,
     }
     result_cap: int | None = None
     post_only = any(applied == ("post",) for applied in ways.values())

@@ -99,6 +99,11 @@ class FilterSupport:
     """Whether its query text reads ``OR`` between alternatives: the behaviour reference's
     ``or`` flag (section 6.5), off for Z.AI, Kimi, Exa, TinyFish, Jina, Tavily, Synthetic
     and Mojeek, which are sent an ``OR`` group's members flat."""
+    two_letter_language: bool = False
+    """The native language parameter takes ISO 639-1 codes only (Perplexity, TinyFish,
+    Brave, DuckDuckGo's region): a language written in three letters (``haw``, ``deu``) is
+    not sent and is recorded as ignored, rather than as applied by a parameter that never
+    carried it."""
     demoted: frozenset[FilterName] = frozenset()
     """Filters whose values the provider is sent as plain words rather than as operators,
     and checked here: the HTML engines' wanted ``inurl:`` (the reference's
@@ -113,6 +118,7 @@ class FilterSupport:
         domain_limit: int | None = None,
         one_domain_list: bool = False,
         google_syntax: bool = False,
+        two_letter_language: bool = False,
     ) -> "FilterSupport":
         """An answer engine's support: a language model reads the question as it is written.
 
@@ -138,6 +144,7 @@ class FilterSupport:
             domain_limit=domain_limit,
             one_domain_list=one_domain_list,
             query_fallback=written & native,
+            two_letter_language=two_letter_language,
         )
 
     @classmethod

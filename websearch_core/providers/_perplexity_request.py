@@ -115,6 +115,7 @@ FILTERS: Final = FilterSupport.language_model(
     native=FIELD_FILTERS,  # every field filter: the country too, as user_location
     domain_limit=MAX_DOMAINS,
     one_domain_list=True,
+    two_letter_language=True,  # search_language_filter: ISO 639-1 codes (reference 6.5)
 )
 """What the API takes as parameters; domains as an allowlist or a denylist of at most 20."""
 

@@ -88,6 +88,7 @@ _FILTERS: Final = FilterSupport(
     query=QUERY_OPERATORS,
     # Brave's operator list has intitle:, not inurl: (the reference sends it anyway).
     unpromised=frozenset({"in_url", "exclude_in_url"}),
+    two_letter_language=True,  # ``search_lang`` lists no three-letter code
 )
 INFO = ProviderInfo(
     id="brave",

@@ -92,6 +92,7 @@ INFO = ProviderInfo(
         native=frozenset({"recency", "language", "country"}),
         query=SCRAPER_OPERATORS,
         demoted=frozenset({"in_url"}),
+        two_letter_language=True,  # ``kl`` pairs regions with two-letter languages
     ),
 )
 

@@ -85,6 +85,7 @@ _FILTERS: Final = FilterSupport(
     query=_DOMAINS | _UNPROMISED,
     unpromised=_UNPROMISED,
     reads_or=False,
+    two_letter_language=True,  # ``language``: the tag's two-letter language only
 )
 """``site:`` / ``-site:`` in ``query``, as TinyFish's reference tells callers; quotes,
 ``-term`` and ``filetype:`` stay there too (the behaviour reference's
