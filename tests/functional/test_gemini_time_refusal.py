@@ -195,3 +195,26 @@ async def test_guard_a_bare_400_whose_details_name_another_field_stands(sim: Sim
     (failure,) = caught.value.failures
     assert failure.status == 400
     assert len(sim["gemini"].requests) == 1
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+async def test_guard_a_refusal_naming_the_field_only_in_its_message_is_resent(
+    sim: Simulator, as_array: bool
+) -> None:
+    """A guard (it passes before this stop too): no ``details``, the message alone names
+    the field, in Google's unknown-field wording, as an object or a stream's one-element
+    array. The brief's item 5 asked for this; it was already read (``error_text``)."""
+    message = (
+        "Invalid JSON payload received. Unknown name \"timeRangeFilter\" at "
+        "'tools[0].google_search': Cannot find field."
+    )
+    error = json.loads(_google_error(message))
+    sim["gemini"].enqueue(Fault.http(400, json.dumps([error] if as_array else error)))
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini", recency="week")
+
+    assert len(sim["gemini"].requests) == 2
+    assert _tools(sim, 1) == [{"google_search": {}}]
+    assert response.answer is not None
+    (note,) = response.notes
+    assert "timeRangeFilter" in note
