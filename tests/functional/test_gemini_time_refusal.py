@@ -205,7 +205,7 @@ async def test_guard_a_refusal_naming_the_field_only_in_its_message_is_resent(
     the field, in Google's unknown-field wording, as an object or a stream's one-element
     array. The brief's item 5 asked for this; it was already read (``error_text``)."""
     message = (
-        "Invalid JSON payload received. Unknown name \"timeRangeFilter\" at "
+        'Invalid JSON payload received. Unknown name "timeRangeFilter" at '
         "'tools[0].google_search': Cannot find field."
     )
     error = json.loads(_google_error(message))
