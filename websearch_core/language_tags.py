@@ -10,9 +10,9 @@ programming language. Imported by :mod:`websearch_core.models` and
 import re
 from typing import Final
 
-from .iso_639 import ISO_639_1, ISO_639_2, ISO_639_2_ONLY
+from .iso_639 import ISO_639_1, ISO_639_2, ISO_639_2_ONLY, TWO_LETTER
 
-__all__ = ["canonical_tag", "has_two_letter_language", "is_language_tag", "language_tag"]
+__all__ = ["canonical_tag", "is_language_tag", "language_tag", "two_letter_tag"]
 
 _LANGUAGE: Final = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
 
@@ -69,14 +69,19 @@ def language_tag(value: str) -> str | None:
     return tag if known else None
 
 
-def has_two_letter_language(tag: str) -> bool:
-    """Whether ``tag``'s language is written in two letters (``de``, ``pt-BR``; not ``haw``).
+def two_letter_tag(tag: str) -> str | None:
+    """``tag`` with its language in two letters (``deu-AT``: ``de-AT``), or ``None``.
 
-    What a provider whose language parameter takes only ISO 639-1 codes can be sent; a
-    three-letter code there is not sent, and recorded as not applied.
+    What a provider whose language parameter takes only ISO 639-1 codes is sent: a
+    three-letter code with a two-letter twin becomes the twin; one without (``haw``) is
+    not sent, and is recorded as not applied.
 
     Examples:
-        >>> has_two_letter_language("pt-BR"), has_two_letter_language("haw")
-        (True, False)
+        >>> two_letter_tag("pt-BR"), two_letter_tag("ger-AT"), two_letter_tag("haw")
+        ('pt-BR', 'de-AT', None)
     """
-    return len(tag.partition("-")[0]) == 2
+    primary, dash, rest = tag.partition("-")
+    if len(primary) == 2:
+        return tag
+    twin = TWO_LETTER.get(primary)
+    return None if twin is None else f"{twin}{dash}{rest}"

@@ -464,6 +464,17 @@ def test_a_three_letter_language_is_not_sent_where_only_two_letters_are_taken(
     assert ignored_note(response) == "Filters not applied: language=haw."
 
 
+@pytest.mark.parametrize("provider", _two_letter_providers(), ids=lambda p: p.id)
+def test_a_three_letter_code_with_a_two_letter_twin_is_sent_as_the_twin(
+    provider: ProviderInfo,
+) -> None:
+    """``lang:deu`` (or ``ger-AT``) goes to a two-letter parameter as ``de`` (``de-AT``):
+    Perplexity was sent ``deu``, the others dropped it silently."""
+    for typed, sent in (("lang:deu", "de"), ("lang:ger-AT", "de-AT")):
+        plan = plan_filters(SearchParams(query=f"rust {typed}"), provider)
+        assert (plan.params.language, plan.ways) == (sent, {"language": ("native",)})
+
+
 def test_guard_a_two_letter_language_is_still_sent_there() -> None:
     """Guard (passes before and after): ``lang:de`` goes as before."""
     for provider in _two_letter_providers():

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
-from ..language_tags import has_two_letter_language
+from ..language_tags import two_letter_tag
 from ..models import (
     AppliedFilter,
     FilterName,
@@ -112,12 +112,16 @@ def ways_for(
     return ("post",) if checkable else ("ignored",)
 
 
-def _language_carried(language: str | None, support: FilterSupport) -> bool:
-    """Whether the provider's language parameter can carry ``language``.
+def _language_sent(language: str | None, support: FilterSupport) -> str | None:
+    """The language the provider's parameter is sent for ``language``, or ``None``.
 
-    Any tag, unless it takes two-letter codes only (``FilterSupport.two_letter_language``).
+    Any tag as it is, unless the parameter takes two-letter codes only
+    (``FilterSupport.two_letter_language``): then ``deu`` goes as ``de``, and ``haw``,
+    with no two-letter code, does not go (recorded ignored).
     """
-    return not (language and support.two_letter_language) or has_two_letter_language(language)
+    if not language or not support.two_letter_language:
+        return language
+    return two_letter_tag(language)
 
 
 def _ways(
@@ -126,7 +130,7 @@ def _ways(
     sent = support.sent_domains(wanted.include_domains, wanted.exclude_domains)
     domains: set[FilterName] = {"include_domains", "exclude_domains"}
     unsent = domains - sent
-    if not _language_carried(wanted.language, support):
+    if wanted.language and _language_sent(wanted.language, support) is None:
         unsent.add("language")
     return {
         name: ways_for(name, support, wanted.recency, carried=name not in unsent)
@@ -187,9 +191,9 @@ def plan_filters(
         "exclude_domains": wanted.exclude_domains,
         "date_after": wanted.date_after,
         "date_before": wanted.date_before,
-        # A ``lang:`` directive's, when none was passed; none where the parameter cannot
-        # carry it (recorded ignored).
-        "language": wanted.language if _language_carried(wanted.language, chosen) else None,
+        # A ``lang:`` directive's, when none was passed; in two letters where the
+        # parameter takes only those, none where it has none (recorded ignored).
+        "language": _language_sent(wanted.language, chosen),
     }
     result_cap: int | None = None
     post_only = any(applied == ("post",) for applied in ways.values())

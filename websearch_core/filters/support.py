@@ -101,9 +101,9 @@ class FilterSupport:
     and Mojeek, which are sent an ``OR`` group's members flat."""
     two_letter_language: bool = False
     """The native language parameter takes ISO 639-1 codes only (Perplexity, TinyFish,
-    Brave, DuckDuckGo's region): a language written in three letters (``haw``, ``deu``) is
-    not sent and is recorded as ignored, rather than as applied by a parameter that never
-    carried it."""
+    Brave, DuckDuckGo's region): a three-letter code goes as its two-letter twin (``deu``:
+    ``de``); one with none (``haw``) is not sent and is recorded as ignored, rather than as
+    applied by a parameter that never carried it."""
     demoted: frozenset[FilterName] = frozenset()
     """Filters whose values the provider is sent as plain words rather than as operators,
     and checked here: the HTML engines' wanted ``inurl:`` (the reference's
