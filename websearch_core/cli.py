@@ -190,7 +190,7 @@ def _command(args: list[str]) -> int:
         if named is None and "--" not in command_args:  # after --, the word is meant
             # Said by the search once its settings are accepted: with a bad variable
             # nothing is searched, and the line would only stand before that error.
-            namespace.command_word_note = command_word_note(namespace.query)
+            namespace.command_word_note = command_word_note(namespace.query, _COMMANDS)
         handler: Callable[[argparse.Namespace], int] = namespace.handler
         report_unknown_variables(_warn)  # before the library could log them where none sees
         report_misnamed_key_variables(_has_key, _warn)  # before the client says it too

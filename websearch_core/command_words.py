@@ -5,11 +5,18 @@ word, silently: a first-time user read ten results about the word ``help`` and n
 ``websearch --help``. A one-word query is legitimate, so it is still searched (and stdout,
 which scripts read, is unchanged); the command only says first, on stderr, that the word is
 searched as a query and which command the user may have meant.
+
+A command's typo (``websearch provders``, ``websearch Auth``) was searched with no line at
+all: the user read results about a misspelt word. It is searched too (``path`` and
+``author`` are as near ``auth`` as typos are), and the line names the command it is near,
+by the match every other mistyped name on the command line is given
+(:func:`~websearch_core.provider_ids.closest_id`).
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .cli_status import PROG
+from .provider_ids import closest_id
 
 __all__ = ["command_word_note"]
 
@@ -29,31 +36,47 @@ _MEANT: Mapping[str, tuple[str, str]] = {
 that does it (``providers``, ``auth`` and ``fetch`` are commands, so never searched)."""
 
 
-def command_word_note(query: Sequence[str]) -> str | None:
+def command_word_note(query: Sequence[str], commands: Collection[str] = ()) -> str | None:
     """The line to say before searching ``query``, when it is one word meaning a command.
 
     Args:
         query: The query's words as given on the command line.
+        commands: The command names (``providers``, ``auth``, ``fetch``), whose typos are
+            named too.
 
     Returns:
         ``websearch: searching for "help" as a query; for the command's help, write:
-        websearch --help``, or ``None`` for any other query.
+        websearch --help``, or for a command's typo ``...; if you meant the command, write:
+        websearch providers``, or ``None`` for any other query.
 
     Example:
         >>> print(command_word_note(["Status"]))  # doctest: +NORMALIZE_WHITESPACE
         websearch: searching for "Status" as a query; for each provider's status, write:
         websearch providers (or websearch -- Status to search without this line)
+        >>> print(command_word_note(["provders"], ["auth", "providers"]))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        websearch: searching for "provders" as a query; if you meant the command, write:
+        websearch providers (or websearch -- provders to search without this line)
         >>> command_word_note(["help", "me"]) is None
         True
     """
     words = " ".join(query).split()
     if len(words) != 1:
         return None
-    meant = _MEANT.get(words[0].lower())
-    if meant is None:
+    word = words[0]
+    meant = _MEANT.get(word.lower())
+    if meant is not None:
+        shows, command = meant
+        return _line(word, f"for {shows}", command)
+    near = closest_id(word, tuple(sorted(commands)))
+    if near is None:
         return None
-    shows, command = meant
+    return _line(word, "if you meant the command", f"{PROG} {near}")
+
+
+def _line(word: str, meaning: str, command: str) -> str:
+    """The one line said before ``word`` is searched: why, and the command to write."""
     return (
-        f'{PROG}: searching for "{words[0]}" as a query; for {shows}, write: {command} '
-        f"(or {PROG} -- {words[0]} to search without this line)"
+        f'{PROG}: searching for "{word}" as a query; {meaning}, write: {command} '
+        f"(or {PROG} -- {word} to search without this line)"
     )

@@ -3,7 +3,8 @@
 A first-time user typed ``websearch help`` and ``websearch status`` and read results about
 the words, with no hint of ``websearch --help`` or ``websearch providers``. A one-word
 query is legitimate, so it is still searched and stdout (which scripts read) is as before;
-one line on stderr first says it is searched as a query and names the command.
+one line on stderr first says it is searched as a query and names the command. A command's
+typo (``websearch provders``) gets that line too, naming the command it is near.
 """
 
 import json
@@ -62,13 +63,34 @@ def test_a_command_word_is_searched_after_a_line_naming_the_command(
     assert out == run(["--", word])[0]  # stdout as for the same query without the line
 
 
-def test_the_json_stays_clean_json(brave: Simulator, run: Run) -> None:
-    out, err = run(["--json", "help"])
+@pytest.mark.parametrize(
+    ("word", "command"),
+    [("provders", "providers"), ("Providers", "providers"), ("fetc", "fetch"), ("AUTH", "auth")],
+)
+def test_a_command_typo_is_searched_after_a_line_naming_the_command(
+    brave: Simulator, run: Run, word: str, command: str
+) -> None:
+    # `websearch provders` read results about the misspelt word, with no hint at all.
+    out, err = run([word])
+    (note,) = err.splitlines()
+    assert f'"{word}" as a query' in note
+    assert f"write: websearch {command} " in note
+    assert f"websearch -- {word} " in note
+    (request,) = brave["brave"].requests
+    assert request.query_dict()["q"] == word  # still searched, as typed
+    assert out == run(["--", word])[0]  # stdout as for the same query without the line
+
+
+@pytest.mark.parametrize("word", ["help", "provders"])
+def test_the_json_stays_clean_json(brave: Simulator, run: Run, word: str) -> None:
+    out, err = run(["--json", word])
     assert json.loads(out)["response"]["provider"] == "brave"
-    assert '"help" as a query' in err
+    assert f'"{word}" as a query' in err
 
 
-@pytest.mark.parametrize("argv", [["--", "help"], ["help", "me"], ["python"]])
+@pytest.mark.parametrize(
+    "argv", [["--", "help"], ["help", "me"], ["python"], ["--", "provders"], ["provders", "x"]]
+)
 def test_other_queries_have_no_line(brave: Simulator, run: Run, argv: list[str]) -> None:
     """A guard (passes before and after): a query meant as one is searched in silence."""
     assert run(argv)[1] == ""
