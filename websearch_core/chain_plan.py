@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .errors import ConfigurationError, ProviderNotConfiguredError
 from .models import Attempt
-from .provider_ids import unknown_provider_message
+from .provider_ids import unknown_one_provider_message, unknown_provider_message
 from .providers import (
     PROVIDER_REGISTRY,
     SEARCH_PROVIDER_ORDER,
@@ -138,8 +138,8 @@ class ChainOrder:
             ConfigurationError: ``forced`` is not a registered id.
         """
         forcing = forced if forced != "auto" else None
-        if forcing and forcing not in PROVIDER_REGISTRY:
-            _check_known((forcing,))
+        if forcing and forcing not in PROVIDER_REGISTRY:  # one id: several get the list setting
+            raise ConfigurationError(unknown_one_provider_message(forcing))
         # The auto chain asks the credential store about every provider without a key: one
         # look at its file serves them all (this step never awaits).
         with context.credentials.store_held():

@@ -85,7 +85,13 @@ from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, ImportSource, read_sign_in
 from .orchestration.plan import FELL_BACK
 from .provider_credentials import SignedIn, signed_in
-from .provider_ids import KEY_IDS, closest_id, did_you_mean, unknown_provider_message
+from .provider_ids import (
+    KEY_IDS,
+    closest_id,
+    did_you_mean,
+    unknown_one_provider_message,
+    unknown_provider_message,
+)
 from .providers import PROVIDER_REGISTRY, get_provider
 from .refresh_hooks import HOOK_FORM, RefreshHookError, load_refresh_hooks
 from .settings import CREDENTIALS_FILE_ENV, Settings
@@ -516,7 +522,7 @@ def _known_provider(given: str, where: str) -> str:
     provider_id = given.strip().lower()
     if provider_id in ("", "auto") or provider_id in PROVIDER_REGISTRY:
         return provider_id
-    message = unknown_provider_message(given.strip(), aliases=key_variables())
+    message = unknown_one_provider_message(given.strip(), aliases=key_variables())
     raise _UsageError(f"{where}: {message}")
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "preferred_provider",
     "unknown_ids",
     "unknown_ids_message",
+    "unknown_one_provider_message",
     "unknown_provider_message",
 ]
 
@@ -86,6 +87,34 @@ def unknown_provider_message(
     return f"Unknown search provider: {', '.join(unknown)} (known: {listed}){meant}"
 
 
+def unknown_one_provider_message(given: str, aliases: Mapping[str, str] | None = None) -> str:
+    """:func:`unknown_provider_message` for a setting that takes one id, given several.
+
+    ``provider="brave,tavily"`` (``--prefer brave,tavily``, ``WEBSEARCH_PROVIDER=...``) was
+    refused as one unknown id, every id listed, and nothing said that ``providers`` is the
+    setting that takes a list: a first user read that two ids they knew were wrong. When
+    every word of ``given`` is an id, the text (the reference's, kept first) names it.
+
+    Args:
+        given: The value as typed.
+        aliases: As for :func:`unknown_provider_message`.
+
+    Example:
+        >>> print(unknown_one_provider_message("brave,tavily").split(")", 1)[1])
+        ... # doctest: +NORMALIZE_WHITESPACE
+        ; it takes one provider: to ask brave, then tavily, list them in the providers
+        setting (providers=['brave', 'tavily'], or WEBSEARCH_PROVIDERS=brave,tavily)
+    """
+    message = unknown_provider_message(given, aliases=aliases)
+    ids = given.replace(",", " ").lower().split()
+    if len(ids) < 2 or any(pid not in SEARCH_PROVIDER_ORDER for pid in ids):
+        return message
+    return (
+        f"{message}; it takes one provider: to ask {', then '.join(ids)}, list them in the "
+        f"providers setting (providers={ids!r}, or WEBSEARCH_PROVIDERS={','.join(ids)})"
+    )
+
+
 def preferred_provider(value: str | None) -> str | None:
     """A preferred-provider option read as the settings read it: an id, or ``None`` for auto.
 
@@ -108,7 +137,7 @@ def preferred_provider(value: str | None) -> str | None:
     if value in ("", "auto"):
         return None
     if value not in SEARCH_PROVIDER_ORDER:
-        raise ValueError(unknown_provider_message(value))
+        raise ValueError(unknown_one_provider_message(value))
     return value
 
 

@@ -87,7 +87,7 @@ from .provider_ids import (
     SEARCH_PROVIDER_ORDER,
     unknown_ids,
     unknown_ids_message,
-    unknown_provider_message,
+    unknown_one_provider_message,
 )
 from .redaction import CUT_SHORT, masked_password, userinfo_cut_short
 from .sent_secret import flaw
@@ -961,7 +961,7 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
         if value in ("", "auto"):
             return None
         if value not in SEARCH_PROVIDER_ORDER:  # fail where the setting is read, as the lists do
-            raise ValueError(unknown_provider_message(given))  # as typed: Bravo, not bravo
+            raise ValueError(unknown_one_provider_message(given))  # as typed: Bravo, not bravo
         return value
 
     @field_validator("proxy")
