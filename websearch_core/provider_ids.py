@@ -22,6 +22,7 @@ __all__ = [
     "preferred_provider",
     "unknown_ids",
     "unknown_ids_message",
+    "unknown_list_ids_message",
     "unknown_one_provider_message",
     "unknown_provider_message",
 ]
@@ -106,8 +107,8 @@ def unknown_one_provider_message(given: str, aliases: Mapping[str, str] | None =
         setting (providers=['brave', 'tavily'], or WEBSEARCH_PROVIDERS=brave,tavily)
     """
     message = unknown_provider_message(given, aliases=aliases)
-    ids = given.replace(",", " ").lower().split()
-    if len(ids) < 2 or any(pid not in SEARCH_PROVIDER_ORDER for pid in ids):
+    ids = _ids_in(given.replace(",", " "))
+    if not ids:
         return message
     return (
         f"{message}; it takes one provider: to ask {', then '.join(ids)}, list them in the "
@@ -192,6 +193,45 @@ def unknown_ids_message(
     listed = ", ".join(known)
     meant = did_you_mean(unknown, known, aliases)
     return f"unknown provider id {', '.join(unknown)} (known: {listed}){meant}"
+
+
+def unknown_list_ids_message(unknown: list[str]) -> str:
+    """:func:`unknown_ids_message` for the list settings, naming ids run together.
+
+    ``WEBSEARCH_PROVIDERS="brave tavily"`` (or ``brave;tavily``, ``exclude="bing
+    duckduckgo"``) was refused as one unknown id, with ``did you mean duckduckgo?`` for the
+    second: the user read that an id was mistyped, not that the list is split at commas. An
+    entry whose words are all ids is now named with that fix, and no id is guessed for it.
+
+    Args:
+        unknown: The entries of the list no provider has, as given.
+
+    Example:
+        >>> unknown_list_ids_message(["brave tavily"]).split(")", 1)[1]
+        '; brave tavily holds 2 ids: separate them with commas, as brave,tavily'
+    """
+    together = {entry: _ids_in(entry) for entry in unknown}
+    fixes = [
+        f"{entry.strip()} holds {len(ids)} ids: separate them with commas, as {','.join(ids)}"
+        for entry, ids in together.items()
+        if ids
+    ]
+    if not fixes:
+        return unknown_ids_message(unknown)
+    listed = ", ".join(SEARCH_PROVIDER_ORDER)
+    meant = did_you_mean([entry for entry, ids in together.items() if not ids])
+    return f"unknown provider id {', '.join(unknown)} (known: {listed}){meant}; " + "; ".join(fixes)
+
+
+def _ids_in(entry: str) -> list[str]:
+    """The ids ``entry`` holds when it is two or more run together, else ``[]``.
+
+    Spaces, semicolons and bars are the separators a list is written with elsewhere.
+    """
+    words = entry.lower().replace(";", " ").replace("|", " ").split()
+    if len(words) < 2 or any(word not in SEARCH_PROVIDER_ORDER for word in words):
+        return []
+    return words
 
 
 def did_you_mean(

@@ -87,6 +87,7 @@ from .provider_ids import (
     SEARCH_PROVIDER_ORDER,
     unknown_ids,
     unknown_ids_message,
+    unknown_list_ids_message,
     unknown_one_provider_message,
 )
 from .redaction import CUT_SHORT, masked_password, userinfo_cut_short
@@ -901,7 +902,7 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     def _known_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         unknown = unknown_ids(value)
         if unknown:
-            raise ValueError(unknown_ids_message(unknown))
+            raise ValueError(unknown_list_ids_message(unknown))
         return value
 
     @field_validator("state_dir", "credentials_file", "config_file", mode="before")
