@@ -24,7 +24,8 @@ from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 
 
 from .content.models import PageContent
 from .language_tags import canonical_tag, is_language_tag
-from .meant_names import named_field_extras
+from .meant_names import named_extras
+from .param_names import param_meant
 
 __all__ = [
     "MAX_QUERY_LENGTH",
@@ -155,7 +156,12 @@ class SearchParams(_Frozen):
         try:
             return handler(data)
         except ValidationError as error:
-            named = named_field_extras(error, cls.model_fields.keys(), "not a search parameter")
+            named = named_extras(
+                error,
+                lambda location: cls.model_fields.keys() if len(location) == 1 else None,
+                "not a search parameter",
+                instead=param_meant,  # count (Brave's name) means limit, not country
+            )
             if named is None:
                 raise
             raise named from None

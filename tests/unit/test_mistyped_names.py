@@ -83,7 +83,8 @@ def test_a_one_line_configuration_error_says_it_once() -> None:
             {"include_domain": ["a.org"]},
             ("include_domain", "not a search parameter; did you mean include_domains?"),
         ),
-        ({"site": "a.org"}, ("site", "not a search parameter")),
+        # --site on the command line: the parameter that does its job (param_names).
+        ({"site": "a.org"}, ("site", "not a search parameter; did you mean include_domains?")),
     ],
 )
 async def test_an_unknown_search_parameter_names_the_one_meant(
