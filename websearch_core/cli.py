@@ -94,6 +94,7 @@ from .provider_ids import (
 )
 from .providers import PROVIDER_REGISTRY, get_provider
 from .refresh_hooks import HOOK_FORM, RefreshHookError, load_refresh_hooks
+from .sent_secret import starts_with_assignment
 from .settings import CREDENTIALS_FILE_ENV, Settings
 from .settings_conflicts import settings_conflicts
 from .settings_errors import configuration_errors
@@ -807,6 +808,8 @@ def _auth_set(args: argparse.Namespace) -> int:
     key = _read_secret(f"API key for {provider_id} (input hidden): ")
     if not key:
         raise _UsageError(_no_key_given(provider_id, piped=piped))
+    if len(key.splitlines()) == 1 and starts_with_assignment(key):
+        raise _UsageError(_env_line_key(provider_id))
     if any(character.isspace() for character in key):
         raise _UsageError(_spaced_key(provider_id, key))
     settings = Settings()
@@ -917,6 +920,20 @@ def _no_key_given(provider_id: str, *, piped: bool) -> str:
         f"no API key given for {provider_id}: standard input was empty (an unset variable "
         f"piped in?); pipe the key itself ({PROG} auth set {provider_id} < key.txt), or run "
         "the command at a terminal to type it; nothing stored"
+    )
+
+
+def _env_line_key(provider_id: str) -> str:
+    """The refusal of a ``.env`` line given as a key, saying to give the key alone.
+
+    ``grep BRAVE .env | websearch auth set brave`` was refused for a leading ``NAME=`` with
+    no way out, and ``export BRAVE_API_KEY=...`` (a README line, copied) for "a space" and
+    "copy the key again in one piece": the key was whole, the line around it was the fault.
+    """
+    return (
+        f"refusing to store an API key for {provider_id} given as a variable's line "
+        f"(NAME=... or export NAME=...): give the key alone, without its name "
+        f"({PROG} auth set {provider_id} < key.txt, or paste it at the prompt); nothing stored"
     )
 
 

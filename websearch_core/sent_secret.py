@@ -36,6 +36,7 @@ __all__ = [
     "flaw",
     "in_variable",
     "key_in_code_problem",
+    "starts_with_assignment",
 ]
 
 UNSENDABLE = "contains a control character (a line break, a NUL), so it cannot be sent"
@@ -156,6 +157,19 @@ def _url_flaw(value: str) -> str | None:
     if len(value) >= 2 and value[0] == value[-1] == "'":
         return f"is wrapped in quote marks (') {_SENT_AS_PART}"
     return flaw(unquote(value), key=False)
+
+
+def starts_with_assignment(value: str) -> bool:
+    """Whether ``value`` opens as a ``.env`` line or an ``export``: ``BRAVE_API_KEY=...``.
+
+    The one test :func:`flaw` refuses a key's leading ``NAME=`` by, for a command that says
+    more about it (``websearch auth set``, given the whole line).
+
+    Example:
+        >>> starts_with_assignment("export BRAVE_API_KEY=BSAabc"), starts_with_assignment("QUJD==")
+        (True, False)
+    """
+    return _ASSIGNMENT.match(value) is not None
 
 
 def flaw(value: str, *, key: bool) -> str | None:

@@ -1215,11 +1215,17 @@ def test_auth_set_prompts_without_echo_on_a_terminal(
             "websearch: refusing to store an API key for brave that contains a control "
             "character (a line break, a NUL), so it cannot be sent; nothing stored\n",
         ),
-        (
-            ["auth", "set", "brave"],
-            f'BRAVE_API_KEY="{SECRET}"\n',
-            "websearch: refusing to store an API key for brave that starts with a variable's "
-            "name and an equals sign (NAME=) that would be sent as part of it; nothing stored\n",
+        # A .env line or a copied `export` line: said "NAME=" with no way out, or "a space".
+        *(
+            (
+                ["auth", "set", "brave"],
+                line,
+                "websearch: refusing to store an API key for brave given as a variable's line "
+                "(NAME=... or export NAME=...): give the key alone, without its name "
+                "(websearch auth set brave < key.txt, or paste it at the prompt); nothing "
+                "stored\n",
+            )
+            for line in (f'BRAVE_API_KEY="{SECRET}"\n', f"export BRAVE_API_KEY={SECRET}\n")
         ),
         (
             ["auth", "set", "brave"],
@@ -1251,6 +1257,17 @@ def test_auth_set_rejects_bad_input(
     assert message in err
     assert SECRET not in out + err
     assert not _credentials_file().exists()
+
+
+@pytest.mark.parametrize("key", ["QUJDREVGR0hJSktM==", "sk-a=b"])
+def test_a_key_with_equals_signs_is_no_variables_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], key: str
+) -> None:
+    """A guard (passes before and after): base64 padding is not read as ``NAME=``."""
+    _stdin(monkeypatch, f"{key}\n")
+    assert main(["auth", "set", "brave"]) == EXIT_OK
+    assert CredentialStore(_credentials_file()).get("brave") == key
+    assert key not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("provider", ["brave", "openrouter"])
