@@ -63,25 +63,39 @@ def refuse_wrong_objects(owner: str, web_search: object, options: Mapping[str, o
 
 
 def refuse_bad_values(owner: str, options: Mapping[str, object]) -> None:
-    """Refuse a ``provider`` no provider has, or an ``api_keys`` entry no key can be, now.
+    """Refuse a ``provider``, ``api_keys`` entry or setting the client would refuse, now.
 
-    Kept for the first call, ``create_web_search_tool(provider="bravee")`` was taken and
-    every call answered ``Error: configuration: ...`` to the agent; LangChain's tools refuse
-    the same values when built. The checks are the client's own, in its words.
+    Kept for the first call, ``create_web_search_tool(provider="bravee")`` or
+    ``timeout_seconds=0`` was taken and every call answered ``Error: configuration: ...`` to
+    the agent; LangChain's tools refuse the same values when built. The checks are the
+    client's own, in its words: each setting given is checked as its ``Settings`` field
+    (:mod:`websearch_core.settings_given`); what depends on the environment or the config
+    file (another setting read from there) is still checked at the first call.
 
     Raises:
         ConfigurationError: The provider is unknown (the message lists the ids and the one
-            meant) or a key in ``api_keys`` is of the wrong shape or has a flaw no key has;
-            the message never holds a key.
+            meant), a key in ``api_keys`` is of the wrong shape or has a flaw no key has, or
+            a setting's value is one its field refuses (named as given); the message never
+            holds a key.
     """
     from websearch_core.credentials import explicit_keys
     from websearch_core.errors import ConfigurationError
     from websearch_core.provider_ids import preferred_provider
+    from websearch_core.settings import SettingsOverrides
+    from websearch_core.settings_errors import configuration_errors
+    from websearch_core.settings_given import check_given_settings
 
     provider = options.get("provider")
+    given = {
+        name: value
+        for name, value in options.items()
+        if name in SettingsOverrides.__optional_keys__
+    }
     try:
         if provider is None or isinstance(provider, str):
             preferred_provider(provider)
         explicit_keys(options.get("api_keys"))
+        with configuration_errors({name: name for name in given}):
+            check_given_settings(given)
     except ValueError as error:  # ConfigurationError is one
         raise ConfigurationError(f"{owner}(): {error}") from None

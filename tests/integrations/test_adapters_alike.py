@@ -1,5 +1,7 @@
 """The LangChain and LlamaIndex tools answer the same call with the same text and status."""
 
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -8,7 +10,7 @@ from langchain_core.messages import ToolMessage
 from langchain_core.messages.tool import ToolCall
 
 from langchain_websearch import WebSearchTool
-from llamaindex_websearch import create_web_search_tool
+from llamaindex_websearch import WebSearchToolSpec, create_web_search_tool
 from tests.integrations._helpers import sim_settings
 from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.testing import Fault, Simulator
@@ -203,3 +205,51 @@ def _assert_configuration_error(message: ToolMessage, output: Any, expected: str
     assert "\n" not in message.content
     assert message.artifact is None
     assert output.raw_output == {"error": message.content.removeprefix("Error: ")}
+
+
+TOOL_BUILDERS: list[tuple[str, Callable[..., object]]] = [
+    ("WebSearchTool", WebSearchTool),
+    ("create_web_search_tool", create_web_search_tool),
+    ("WebSearchToolSpec", WebSearchToolSpec),
+]
+"""Every way to build ``web_search`` in either framework from the options they share."""
+
+
+@pytest.mark.parametrize(("owner", "build"), TOOL_BUILDERS)
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        ("timeout_seconds", 0, "Input should be greater than 0"),
+        ("timeout_seconds", -1.5, "Input should be greater than 0"),
+        ("timeout_seconds", math.inf, "Input should be a finite number"),
+        ("timeout_seconds", math.nan, "Input should be a finite number"),
+        ("timeout_seconds", 301, "Input should be less than or equal to 300"),
+        ("timeout_seconds", "soon", "Input should be a valid number"),
+        ("provider", 5, "Input should be a valid string"),
+    ],
+)
+def test_a_shared_option_either_tool_refuses_is_refused_when_it_is_built(
+    owner: str, build: Callable[..., object], option: str, value: object, expected: str
+) -> None:
+    """LlamaIndex's builders took these and answered every call ``Error: configuration``.
+
+    LangChain's tool refuses them as it is built (its options are checked fields); the
+    LlamaIndex factory and spec now do too, naming the option in the same pydantic words
+    (each raising its own kind of ``ValueError``: see the README's list of differences).
+    """
+    with pytest.raises(ValueError) as raised:
+        build(**{option: value})
+    message = str(raised.value)
+    assert option in message
+    assert expected in message
+
+
+@pytest.mark.parametrize(("owner", "build"), TOOL_BUILDERS)
+@pytest.mark.parametrize(
+    ("option", "value"), [("timeout_seconds", "5"), ("timeout_seconds", 300), ("provider", "auto")]
+)
+def test_guard_a_shared_option_either_tool_takes_builds_both(
+    owner: str, build: Callable[..., object], option: str, value: object
+) -> None:
+    """Guard (passes before and after): the build-time check refuses only what fails later."""
+    assert build(**{option: value}) is not None

@@ -117,3 +117,39 @@ def test_guard_a_known_provider_in_any_case_or_auto_builds_a_llamaindex_tool(
     """Guard (passes before and after): the check refuses only what the client refuses."""
     for provider in (" Brave ", "auto", None):
         assert build(provider=provider, api_keys={"brave": "BSA-real-looking-key"}) is not None
+
+
+@pytest.mark.parametrize(("owner", "build"), LLAMAINDEX_FACTORIES)
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"deadline_seconds": 0}, "deadline_seconds: Input should be greater than 0"),
+        ({"proxy": f"socks://{SECRET}@proxy"}, "proxy: proxy must be an http(s) URL"),
+        ({"budget": {"brave": "lots"}}, "budget: budget.brave must look like '2000/month'"),
+        ({"state_backend": "disk"}, "state_backend: Input should be 'auto', 'sqlite', 'redis'"),
+    ],
+)
+def test_a_setting_its_field_refuses_is_refused_when_a_llamaindex_tool_is_built(
+    owner: str, build: Callable[..., Any], options: dict[str, object], expected: str
+) -> None:
+    """Taken when built, these made every call answer ``Error: configuration: ...``."""
+    with pytest.raises(ConfigurationError) as raised:
+        build(**options)
+    message = str(raised.value)
+    assert message.startswith(f"{owner}(): {expected}")
+    assert SECRET not in message
+
+
+@pytest.mark.parametrize(("owner", "build"), LLAMAINDEX_FACTORIES)
+def test_guard_a_setting_that_needs_another_from_the_environment_builds_a_llamaindex_tool(
+    owner: str, build: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guard (passes before and after): what weighs two settings waits for the first call.
+
+    ``state_backend="redis"`` needs a ``redis_url`` and a store wait must fit in half the
+    deadline; either other value may come from the environment, which is read then.
+    """
+    monkeypatch.setenv("WEBSEARCH_REDIS_URL", "redis://127.0.0.1:9/0")
+    monkeypatch.setenv("WEBSEARCH_DEADLINE_SECONDS", "120")
+    assert build(state_backend="redis", state_wait_seconds=45.0) is not None
+    assert build(exclude="bing,yahoo", timeout_seconds="5") is not None
