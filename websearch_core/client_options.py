@@ -140,6 +140,17 @@ class ClientOptions(BaseModel):
 
         return preferred_provider(value)
 
+    @field_validator("api_keys", mode="before")
+    @classmethod
+    def _no_keys_for_none(cls, value: object) -> object:
+        """Read ``api_keys=None`` as no keys given in code, as ``WebSearch`` reads it.
+
+        ``create_web_search_tool(api_keys=None)`` and ``WebSearch(api_keys=None)`` built;
+        ``WebSearchTool(api_keys=None)`` was refused (``Input should be a valid
+        dictionary``), so code passing an optional mapping worked in one framework only.
+        """
+        return {} if value is None else value
+
     @field_validator("api_keys")
     @classmethod
     def _sendable_keys(cls, value: dict[str, SecretStr]) -> dict[str, SecretStr]:

@@ -253,3 +253,17 @@ def test_guard_a_shared_option_either_tool_takes_builds_both(
 ) -> None:
     """Guard (passes before and after): the build-time check refuses only what fails later."""
     assert build(**{option: value}) is not None
+
+
+async def test_no_keys_given_as_none_builds_and_searches_in_both(sim: Simulator) -> None:
+    """``api_keys=None`` (an optional mapping passed on) means no keys in code in both.
+
+    ``WebSearch`` and LlamaIndex's factory took it; LangChain's tool refused it (``Input
+    should be a valid dictionary``). DuckDuckGo, keyless, answers in both.
+    """
+    message, output = await _both({"query": "python"}, settings=sim_settings(sim), api_keys=None)
+    assert message.status == "success"
+    assert not output.is_error
+    assert message.content == output.content
+    assert sim["brave"].requests == []
+    assert len(sim["duckduckgo"].requests) == 2
