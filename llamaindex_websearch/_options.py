@@ -14,7 +14,12 @@ from collections.abc import Iterable, Mapping
 
 from ._keywords import refuse_unknown_keyword
 
-__all__ = ["refuse_bad_values", "refuse_unknown_options", "refuse_wrong_objects"]
+__all__ = [
+    "refuse_bad_values",
+    "refuse_both_sources",
+    "refuse_unknown_options",
+    "refuse_wrong_objects",
+]
 
 
 def refuse_unknown_options(owner: str, given: Iterable[str], *own: str) -> None:
@@ -99,3 +104,20 @@ def refuse_bad_values(owner: str, options: Mapping[str, object]) -> None:
             check_given_settings(given)
     except ValueError as error:  # ConfigurationError is one
         raise ConfigurationError(f"{owner}(): {error}") from None
+
+
+def refuse_both_sources(owner: str, web_search: object, options: Mapping[str, object]) -> None:
+    """Refuse a ``web_search`` client given beside options to build one, as LangChain does.
+
+    An option that holds nothing (``provider=None``, ``api_keys={}``) is not one: passed on
+    from a caller's own defaults, it was refused here but taken by LangChain's tool.
+
+    Raises:
+        TypeError: Both were given; the message names ``owner`` and the options given,
+            in the words every adapter uses (:mod:`websearch_core.one_source`).
+    """
+    from websearch_core.one_source import both_sources_problem
+
+    problem = both_sources_problem(web_search, options)
+    if problem is not None:
+        raise TypeError(f"{owner}(): {problem}")

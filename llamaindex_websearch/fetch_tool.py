@@ -34,7 +34,12 @@ from websearch_core.tool_pickles import picklable_options
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
 from ._direct import BuiltByFactory, PointsToFactory
-from ._options import refuse_bad_values, refuse_unknown_options, refuse_wrong_objects
+from ._options import (
+    refuse_bad_values,
+    refuse_both_sources,
+    refuse_unknown_options,
+    refuse_wrong_objects,
+)
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -54,8 +59,6 @@ class _Fetcher(CopiesOpenOwnClients):
         allow_private_addresses: bool | None,
         kwargs: WebSearchOptions,
     ) -> None:
-        if web_search is not None and kwargs:
-            raise TypeError("pass either web_search or WebSearch arguments, not both")
         refuse_bad_keys_in_code(kwargs.get("api_keys"))  # its shape: at the first call
         self._given = web_search
         self._kwargs = kwargs
@@ -196,6 +199,7 @@ def create_web_fetch_tool(
     refuse_unknown_options("create_web_fetch_tool", kwargs, "allow_private_addresses")
     refuse_wrong_objects("create_web_fetch_tool", web_search, kwargs)
     refuse_bad_values("create_web_fetch_tool", kwargs)
+    refuse_both_sources("create_web_fetch_tool", web_search, kwargs)
     fetcher = _Fetcher(web_search, allow_private_addresses, kwargs)
     tool = WebFetchFunctionTool(
         fn=fetcher.fetch, async_fn=fetcher.afetch, metadata=web_fetch_metadata()

@@ -29,7 +29,12 @@ from websearch_core.tool_schema import ToolArguments, tool_search_params
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
 from ._direct import BuiltByFactory, PointsToFactory
-from ._options import refuse_bad_values, refuse_unknown_options, refuse_wrong_objects
+from ._options import (
+    refuse_bad_values,
+    refuse_both_sources,
+    refuse_unknown_options,
+    refuse_wrong_objects,
+)
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -158,8 +163,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         refuse_unknown_options("WebSearchToolSpec", kwargs)
         refuse_wrong_objects("WebSearchToolSpec", web_search, kwargs)
         refuse_bad_values("WebSearchToolSpec", kwargs)
-        if web_search is not None and kwargs:
-            raise TypeError("pass either web_search or WebSearch arguments, not both")
+        refuse_both_sources("WebSearchToolSpec", web_search, kwargs)
         refuse_bad_keys_in_code(kwargs.get("api_keys"))  # its shape: at the first call
         self._given = web_search
         self._kwargs = kwargs
@@ -316,5 +320,6 @@ def create_web_search_tool(
     refuse_unknown_options("create_web_search_tool", kwargs)
     refuse_wrong_objects("create_web_search_tool", web_search, kwargs)
     refuse_bad_values("create_web_search_tool", kwargs)
+    refuse_both_sources("create_web_search_tool", web_search, kwargs)
     (tool,) = WebSearchToolSpec(web_search, **kwargs)._function_tools()
     return tool

@@ -84,6 +84,10 @@ def loop_bound_client() -> "LoopBoundClient":
     return LoopBoundClient()
 
 
+_BUILD_OPTIONS = ("settings", "api_keys", "provider", "timeout_seconds")
+"""The options :meth:`ClientOptions.new_client` builds a client from, in the order named."""
+
+
 class ClientOptions(BaseModel):
     """Construction-time options shared by every adapter that owns a :class:`WebSearch`."""
 
@@ -170,11 +174,13 @@ class ClientOptions(BaseModel):
 
     @model_validator(mode="after")
     def _one_source_of_configuration(self) -> Self:
-        configured = self.settings is not None or self.api_keys or self.provider is not None
-        if self.web_search is not None and (configured or self.timeout_seconds is not None):
-            raise ValueError(
-                "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
-            )
+        """Refuse a ``web_search`` client beside options to build one (see :mod:`.one_source`)."""
+        from .one_source import both_sources_problem  # a leaf: cheap at construction
+
+        options = {name: getattr(self, name) for name in _BUILD_OPTIONS}
+        problem = both_sources_problem(self.web_search, options)
+        if problem is not None:
+            raise ValueError(problem)
         return self
 
     def __copy__(self) -> Self:

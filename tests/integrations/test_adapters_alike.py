@@ -12,7 +12,7 @@ from langchain_core.messages.tool import ToolCall
 from langchain_websearch import WebSearchTool
 from llamaindex_websearch import WebSearchToolSpec, create_web_search_tool
 from tests.integrations._helpers import sim_settings
-from websearch_core import SEARCH_PROVIDER_ORDER
+from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
 from websearch_core.testing import Fault, Simulator
 
 
@@ -267,3 +267,28 @@ async def test_no_keys_given_as_none_builds_and_searches_in_both(sim: Simulator)
     assert message.content == output.content
     assert sim["brave"].requests == []
     assert len(sim["duckduckgo"].requests) == 2
+
+
+@pytest.mark.parametrize(("owner", "build"), TOOL_BUILDERS)
+def test_a_client_beside_options_to_build_one_is_refused_alike(
+    owner: str, build: Callable[..., object]
+) -> None:
+    """Both name the options given, in one wording (LangChain's listed its four options,
+    LlamaIndex's said ``WebSearch arguments`` and named neither the call nor the option)."""
+    client = WebSearch(exclude=list(SEARCH_PROVIDER_ORDER))
+    with pytest.raises((TypeError, ValueError)) as raised:
+        build(web_search=client, provider="brave", api_keys={}, timeout_seconds=5)
+    expected = "pass either web_search or the options to build a client "
+    assert f"{expected}(provider, timeout_seconds), not both" in str(raised.value)
+
+
+@pytest.mark.parametrize(("owner", "build"), TOOL_BUILDERS)
+def test_options_that_hold_nothing_beside_a_client_build_either_tool(
+    owner: str, build: Callable[..., object]
+) -> None:
+    """``provider=None`` or ``api_keys={}`` passed on beside a client change nothing.
+
+    LangChain's tool took them; LlamaIndex's builders refused any keyword at all.
+    """
+    client = WebSearch(exclude=list(SEARCH_PROVIDER_ORDER))
+    assert build(web_search=client, provider=None, api_keys={}, settings=None) is not None
