@@ -5,9 +5,11 @@
 import). A mistyped keyword (``api_key=`` for ``api_keys=``) was therefore found by mypy,
 or at run time only by that first call, as ``Error: configuration: ...`` text an agent
 would read. Its name is checked here when the tool is built, as the LangChain tools and
-both retrievers check theirs; the values are still checked at the first call. The refusal
-is worded as the tool classes word theirs (:mod:`llamaindex_websearch._keywords`), listing
-the keywords the call takes.
+both retrievers check theirs. The refusal is worded as the tool classes word theirs
+(:mod:`llamaindex_websearch._keywords`), listing the keywords the call takes. The values
+are checked here too, each on its own (:func:`refuse_bad_values`), and a ``web_search``
+client beside options (:func:`refuse_both_sources`); what needs the environment (another
+setting read from there) is checked at the first call.
 """
 
 from collections.abc import Iterable, Mapping

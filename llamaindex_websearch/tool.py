@@ -294,7 +294,8 @@ def create_web_search_tool(
     """Build the ``web_search`` ``FunctionTool`` (native sync and async functions).
 
     The client is built at the first call, but a keyword ``WebSearch`` does not take is
-    refused here (``TypeError``, naming the keyword probably meant).
+    refused here (``TypeError``, naming the keyword probably meant), as is a value its
+    setting refuses (``ConfigurationError``), as ``WebSearchTool`` refuses both when built.
 
     Args:
         web_search: A ready client; by default one is built from ``**kwargs``.
@@ -303,8 +304,12 @@ def create_web_search_tool(
 
     Raises:
         TypeError: A keyword is not a ``WebSearch`` argument (``api_key`` for ``api_keys``).
-        ConfigurationError: ``provider`` names no provider, or an ``api_keys`` entry can
-            be no key (as ``WebSearch`` refuses them).
+        TypeError: ``web_search`` given with options to build a client (one that holds
+            something: ``provider=None`` is none).
+        ConfigurationError: ``provider`` names no provider, an ``api_keys`` entry can be no
+            key, or a setting's value is one its field refuses (as ``WebSearch`` refuses
+            them; a check that needs another setting from the environment waits for the
+            first call).
 
     Returns:
         A tool whose output ``content`` is the formatted search text and whose
