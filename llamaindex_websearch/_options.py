@@ -54,13 +54,10 @@ def refuse_wrong_objects(owner: str, web_search: object, options: Mapping[str, o
             its value (a string given by mistake may be a key).
     """
     from websearch_core.client import WebSearch
-    from websearch_core.client_arguments import check_client_arguments
+    from websearch_core.client_arguments import check_client_arguments, web_search_problem
 
     if web_search is not None and not isinstance(web_search, WebSearch):
-        raise TypeError(
-            f"{owner}(): web_search must be a websearch_core.WebSearch, not "
-            f"{type(web_search).__name__}; leave it out to have the tool build its own"
-        )
+        raise TypeError(f"{owner}(): {web_search_problem(web_search)}")
     try:
         check_client_arguments(
             options.get("settings"), options.get("session"), options.get("oauth_refreshers")

@@ -14,7 +14,7 @@ Importing this module loads neither aiohttp nor the settings model: a real sessi
 import sys
 from collections.abc import Mapping
 
-__all__ = ["check_client_arguments"]
+__all__ = ["check_client_arguments", "settings_problem", "web_search_problem"]
 
 
 def check_client_arguments(
@@ -27,7 +27,7 @@ def check_client_arguments(
             the argument and its type, never its value.
     """
     if settings is not None and not _is_instance(settings, "websearch_core.settings", "Settings"):
-        raise TypeError(_settings_problem(settings))
+        raise TypeError(settings_problem(settings))
     if session is not None and not _is_instance(session, "aiohttp", "ClientSession"):
         raise TypeError(
             f"session must be an aiohttp.ClientSession, not {type(session).__name__}; "
@@ -42,7 +42,12 @@ def _is_instance(value: object, module: str, name: str) -> bool:
     return loaded is not None and isinstance(value, getattr(loaded, name))
 
 
-def _settings_problem(settings: object) -> str:
+def settings_problem(settings: object) -> str:
+    """What to say of a ``settings`` that is not a ``Settings``: what to pass instead.
+
+    Every adapter that takes ``settings=`` words the refusal this way (LangChain's, which
+    also reads a mapping as ``Settings``, only for what is neither).
+    """
     kind = type(settings).__name__
     head = f"settings must be a websearch_core.Settings, not {kind}"
     if isinstance(settings, str):
@@ -53,6 +58,19 @@ def _settings_problem(settings: object) -> str:
     if isinstance(settings, Mapping):
         return f"{head}; pass its fields as keywords (WebSearch(**fields)) or Settings(**fields)"
     return f"{head}; build one with Settings(...), or pass its fields to WebSearch as keywords"
+
+
+def web_search_problem(web_search: object) -> str:
+    """What to say of a ``web_search=`` that is not a ``WebSearch``, in every adapter's words.
+
+    LangChain's tool answered pydantic's ``Input should be an instance of WebSearch`` where
+    LlamaIndex's factories said what to do; both now say it (never repeating the value: a
+    string given by mistake may be a key).
+    """
+    return (
+        f"web_search must be a websearch_core.WebSearch, not {type(web_search).__name__}; "
+        "leave it out to have the tool build its own"
+    )
 
 
 def _check_refreshers(refreshers: object) -> None:

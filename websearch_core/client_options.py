@@ -12,6 +12,7 @@ given, and the provider check and :meth:`ClientOptions.new_client` import what t
 when they run.
 """
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Self, TypeAlias, cast
 
 from pydantic import (
@@ -26,8 +27,9 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticKnownError
+from pydantic_core import PydanticCustomError
 
+from .client_arguments import settings_problem, web_search_problem
 from .meant_names import named_field_extras
 from .settings_limits import MAX_TIMEOUT_SECONDS
 from .tool_copies import with_own_clients
@@ -39,12 +41,13 @@ def _web_search_instance(value: object) -> object:
     """Accept a :class:`~websearch_core.WebSearch` (what ``WebSearch | None`` would check).
 
     Raises:
-        PydanticKnownError: Anything else, with pydantic's own ``is_instance_of`` error.
+        PydanticCustomError: Anything else (``web_search_type``), worded as every adapter
+            words it: what to do instead. (Pydantic's ``is_instance_of`` only named the class.)
     """
     from .client import WebSearch  # loaded already whenever a WebSearch exists
 
     if not isinstance(value, WebSearch):
-        raise PydanticKnownError("is_instance_of", {"class": "WebSearch"})
+        raise PydanticCustomError("web_search_type", web_search_problem(value))
     return value
 
 
@@ -53,9 +56,15 @@ def _settings_value(value: object) -> object:
 
     An instance passes as it is; a mapping is validated into one (no environment read, as
     for any nested model), and errors keep their location under ``settings``.
+
+    Raises:
+        PydanticCustomError: Neither (``settings="brave"``): ``settings_type``, worded as
+            every adapter words it (pydantic's ``model_type`` said only what it wanted).
     """
     from .settings import Settings
 
+    if not isinstance(value, Settings | Mapping):
+        raise PydanticCustomError("settings_type", settings_problem(value))
     return Settings.model_validate(value)
 
 

@@ -292,3 +292,33 @@ def test_options_that_hold_nothing_beside_a_client_build_either_tool(
     """
     client = WebSearch(exclude=list(SEARCH_PROVIDER_ORDER))
     assert build(web_search=client, provider=None, api_keys={}, settings=None) is not None
+
+
+@pytest.mark.parametrize(("owner", "build"), TOOL_BUILDERS)
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        (
+            "web_search",
+            "sk-not-a-client",
+            "web_search must be a websearch_core.WebSearch, not str; leave it out to have the "
+            "tool build its own",
+        ),
+        (
+            "settings",
+            "brave",
+            "settings must be a websearch_core.Settings, not str; to choose a provider pass "
+            "provider=...",
+        ),
+        ("settings", 5, "settings must be a websearch_core.Settings, not int; build one with"),
+    ],
+)
+def test_an_object_of_the_wrong_kind_is_refused_in_the_same_words(
+    owner: str, build: Callable[..., object], option: str, value: object, expected: str
+) -> None:
+    """LangChain's tool answered pydantic's ``Input should be an instance of WebSearch`` (or
+    ``a valid dictionary or instance of Settings``), saying nothing of what to pass."""
+    with pytest.raises((TypeError, ValueError)) as raised:
+        build(**{option: value})
+    assert expected in str(raised.value)
+    assert "sk-not-a-client" not in str(raised.value)
