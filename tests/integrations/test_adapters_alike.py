@@ -322,3 +322,24 @@ def test_an_object_of_the_wrong_kind_is_refused_in_the_same_words(
         build(**{option: value})
     assert expected in str(raised.value)
     assert "sk-not-a-client" not in str(raised.value)
+
+
+def test_guard_a_failed_search_called_synchronously_is_an_error_in_both(
+    threaded_sim: Simulator,
+) -> None:
+    """Guard (passes before and after): the sync entry points answer as the async ones do.
+
+    ``invoke`` and ``call`` run the search on their own loop; a failure must still be the
+    same ``Error: ...`` text with its details beside it, not an exception.
+    """
+    threaded_sim["brave"].always(Fault.server_error(503, "upstream down"))
+    threaded_sim["duckduckgo"].always(Fault.challenge())
+    options = {"settings": sim_settings(threaded_sim), "api_keys": threaded_sim.api_keys()}
+    message = WebSearchTool(**options).invoke(_call({"query": "python"}))
+    output = create_web_search_tool(**options).call(query="python")
+    assert isinstance(message, ToolMessage)
+    assert message.status == "error"
+    assert output.is_error
+    assert message.content == output.content
+    assert message.artifact["error"] == output.raw_output["error"]
+    assert str(message.content).startswith("Error: All web search providers failed: brave: ")
