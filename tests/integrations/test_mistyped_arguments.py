@@ -23,7 +23,7 @@ from llamaindex_websearch import (
     web_fetch_metadata,
     web_search_metadata,
 )
-from websearch_core import WebSearch
+from websearch_core import ConfigurationError, WebSearch
 
 SECRET = "sk-mistyped-test-91d0"
 
@@ -109,13 +109,18 @@ def test_the_llamaindex_metadata_factories_name_the_argument_meant(
 
 
 def test_the_llamaindex_tools_still_take_every_web_search_option() -> None:
-    # Each name WebSearch takes passes the check (its value is checked at the first call).
+    # Each name WebSearch takes passes the name check. A value its setting refuses (None
+    # for most) is refused too, since the values are checked when the tool is built (as
+    # WebSearch would refuse it at the first call): named as that option, never as a name.
     from websearch_core.client import WEB_SEARCH_OPTION_NAMES
 
     for name in sorted(WEB_SEARCH_OPTION_NAMES):
         options: dict[str, Any] = {name: None}
         for build in (create_web_search_tool, WebSearchToolSpec, create_web_fetch_tool):
-            build(**options)
+            try:
+                build(**options)
+            except ConfigurationError as error:
+                assert str(error).startswith(f"{build.__name__}(): {name}: ")
 
 
 def test_the_llamaindex_retriever_keeps_its_signature_and_arguments() -> None:
