@@ -229,5 +229,9 @@ def test_llamaindex_sync_call(server_in_thread: str) -> None:
 def test_a_client_and_client_arguments_are_exclusive() -> None:
     from websearch_core import WebSearch
 
-    with pytest.raises(TypeError, match="either web_search or WebSearch arguments"):
+    with pytest.raises(TypeError) as raised:
         create_web_fetch_tool(WebSearch(), timeout_seconds=3)
+    assert str(raised.value) == (
+        "create_web_fetch_tool(): pass either web_search or the options to build a client "
+        "(timeout_seconds), not both"
+    )
