@@ -20,6 +20,15 @@ It runs on an :class:`asyncio.Runner`, which is what ``asyncio.run`` is, rather 
 one that reuses the thread's loop and never closes it, so every synchronous call made on a
 worker thread left a loop open (its selector and self-pipe: 22 descriptors over 20 calls,
 and an ``unclosed event loop`` warning each).
+
+Ctrl-C on the main thread (a plain script's sync call, a command) reaches the coroutine
+through the runner's own SIGINT handler: the first cancels it, and the runner then raises
+``KeyboardInterrupt`` while handling the coroutine's ``CancelledError``; a second one, while
+the cancelled coroutine closes what it opened, is raised inside that clean-up. Either way
+Python printed the ``CancelledError``'s traceback deep in aiohttp and "During handling of
+the above exception, another exception occurred" before the interrupt. :func:`run_to_end`
+raises one ``KeyboardInterrupt`` instead, from its own line, as the worker-thread bridge
+(:mod:`websearch_core.loop_worker`) does; the chain stays on ``__context__`` for a debugger.
 """
 
 import asyncio
@@ -53,6 +62,9 @@ def run_to_end(coroutine: Coroutine[Any, Any, _T]) -> _T:
     async def keep() -> None:
         kept.append(await coroutine)
 
-    with asyncio.Runner() as runner:  # asyncio.run's own steps, as nest_asyncio leaves them
-        runner.run(keep())
+    try:
+        with asyncio.Runner() as runner:  # asyncio.run's own steps, as nest_asyncio leaves them
+            runner.run(keep())
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt from None  # one clean interrupt, however many Ctrl-Cs
     return kept[0]
