@@ -24,8 +24,9 @@
   401 reads ``Kimi authorization failed (401) ...``). A 403 saying the subscription's
   "usage limit for this billing cycle" is reached is a spent balance (:data:`CYCLE_SPENT`),
   re-checked. A 403 naming a used-up "5-hour" or "weekly (7-day)" usage limit is a quota
-  spent until that window can last end (:data:`USAGE_WINDOWS`). Display texts stay the
-  spec's ``Kimi authorization failed (403) ...``.
+  spent until that window can last end (:data:`USAGE_WINDOWS`), and so is a 429 naming the
+  "usage limit for this period" (5 hours); its busy-service 429s stay rate limits. Display
+  texts stay the spec's (``Kimi authorization failed (403) ...``).
 
 Captures: there is no real capture of this API. ``fixtures/kimi/*.json`` are responses of a
 *different* Moonshot API, ``/v1/chat/completions`` with the builtin ``$web_search`` tool
@@ -96,6 +97,7 @@ SEVEN_DAYS: Final = 7 * 86400.0
 USAGE_WINDOWS: Final = (
     ("5-hour usage limit", FIVE_HOURS),
     ("weekly (7-day) usage limit", SEVEN_DAYS),
+    ("usage limit for this period", FIVE_HOURS),
 )
 """Kimi Code's 403 when the subscription's rolling 5-hour or weekly window is used up:
 "You've reached your 5-hour usage limit. Your quota will reset when the current 5-hour
@@ -106,7 +108,17 @@ their first sentence alone. Their error types (``access_terminated_error``,
 ``permission_error``) are a refused key's too, so the words decide. Neither body nor any
 header seen names the end; a window starts at the latest with the answer saying it is
 used up, so Kimi is held out for the window's whole length (the latest it can end),
-or until a ``Retry-After`` if one is sent."""
+or until a ``Retry-After`` if one is sent.
+
+Its 429 "You've reached your usage limit for this period" (error reference, Quick Lookup,
+Rate Limits & Quotas; no captured body) says the usage is spent without naming the
+period. With no "quota" word the shared classifier read it as a rate limit: Kimi asked
+again every minute, refused until the period ended (a relay's users saw such a 429 last
+until the 5-hour reset: Wei-Shaw/sub2api issue #6573). It is held out for 5 hours, the
+shorter of Kimi Code's two windows: never longer than the period can last if it is the
+5-hour one, and one refused request per 5 hours if it is the weekly one. The other two
+429 keywords there ("The engine is currently overloaded", "We're receiving too many
+requests") are a busy service, left to the shared classifier as rate limits."""
 
 _FILTERS: Final = FilterSupport.query_only()
 """No filter parameter: its query carries the operators, its results are still checked."""
