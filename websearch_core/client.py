@@ -66,6 +66,7 @@ from .errors import (
     SearchProviderError,
 )
 from .format import format_for_llm
+from .imports_advice import with_imports_advice
 from .imports_outlasted import ImportsOutlastedDeadline
 from .key_names import left_out, report_misnamed_key_variables
 from .loop_run import run_to_end
@@ -485,8 +486,9 @@ class WebSearch(SearchClosing):
         A process's first search imports the chain and the providers its plan asks (on a
         worker thread): 0.1-0.2 s, and seconds on a loaded machine. The deadline bounds
         the whole call, so it counts them: the wait for them ends by it, and a search
-        whose deadline passed first ends as the deadline says (none asked), the import
-        going on for the next call. Before, the deadline began after them, and a call
+        whose deadline passed first ends as the deadline says (none asked), then says
+        what avoids it (:mod:`~websearch_core.imports_advice`), the import going on for
+        the next call. Before, the deadline began after them, and a call
         with ``timeout=1`` ended 0.2-0.6 s past it. A search that ``fetches`` its
         results' pages (``include_content``) imports the fetcher here too, before any
         provider is asked. A tool's call starts before its client is built
@@ -502,9 +504,11 @@ class WebSearch(SearchClosing):
             if fetches:
                 await import_for_fetch(deadline)
         except TimeoutError:
-            raise ImportsOutlastedDeadline(
+            outlasted = ImportsOutlastedDeadline(
                 self.settings, searched.provider, deadline, self.credentials
-            ) from None
+            )
+            outlasted.message = with_imports_advice(outlasted.message)  # what avoids it
+            raise outlasted from None
         return searched, deadline
 
     def _say_store_problem(self, outcome: ChainOutcome) -> None:

@@ -166,3 +166,32 @@ def test_a_listed_provider_without_a_key_is_not_named_as_not_tried(call: str) ->
     error, answered = found["second"]
     assert error is None, found
     assert (answered[0] if isinstance(answered, list) else answered) == "brave", found
+
+
+@pytest.mark.parametrize("call", ["search", "run", "langchain tool"])
+def test_a_first_search_cut_short_by_its_imports_says_what_avoids_it(call: str) -> None:
+    """The text names the cause (the once-a-process import) and the remedies.
+
+    It read like any other deadline ("the 3s deadline for the whole search ran out; not
+    tried: brave"), so a user, or an agent reading the tool's text, blamed Brave or the
+    network. The spec's text stays first, unchanged. Failed before the advice was added.
+    """
+    found = run_watched(
+        gated_import(_CHAIN) + _SCRIPT,
+        CALL=call,
+        DEADLINE=_DEADLINE_SECONDS,
+        PAGE=_PAGE,
+        PROVIDERS=("brave",),
+    )
+    assert found["lapsed"] == [] and found["held"] is True, found
+    error, _ = found["first"]
+    assert isinstance(error, str), found
+    said = "the 3s deadline for the whole search ran out; not tried: brave. "
+    assert said in error, found
+    advice = error[error.index(said) + len(said) :]
+    assert "importing the search modules" in advice, found
+    assert "the next search does not wait for it" in advice, found
+    assert "a larger deadline_seconds" in advice and "`async with`" in advice, found
+    assert "warm-up search" in advice, found
+    error, answered = found["second"]
+    assert error is None and answered, found  # the next search, imports done: no advice
