@@ -6,7 +6,7 @@ overloaded", "We're receiving too many requests" and "You've reached your usage 
 this period". The first two ask for a short wait. The third says the subscription's usage is
 spent for a period: with no "quota" word the shared classifier read it as a rate limit and
 Kimi was asked again every 60 s, refused each time, until the period ended (a relay's users
-saw Kimi's 429 last until its 5-hour reset, not a minute: Wei-Shaw/sub2api issue #6573).
+saw a Kimi 429, body not quoted, last to its 5-hour reset: Wei-Shaw/sub2api issue #6573).
 No capture of these bodies is in the shared fixtures; the loopback simulator answers with
 Kimi's error envelope around each documented sentence.
 """

@@ -113,8 +113,8 @@ or until a ``Retry-After`` if one is sent.
 Its 429 "You've reached your usage limit for this period" (error reference, Quick Lookup,
 Rate Limits & Quotas; no captured body) says the usage is spent without naming the
 period. With no "quota" word the shared classifier read it as a rate limit: Kimi asked
-again every minute, refused until the period ended (a relay's users saw such a 429 last
-until the 5-hour reset: Wei-Shaw/sub2api issue #6573). It is held out for 5 hours, the
+again every minute, refused until the period ended (a relay's users saw a Kimi 429, its
+body not quoted, last until the 5-hour reset: Wei-Shaw/sub2api #6573). Held out 5 hours, the
 shorter of Kimi Code's two windows: never longer than the period can last if it is the
 5-hour one, and one refused request per 5 hours if it is the weekly one. The other two
 429 keywords there ("The engine is currently overloaded", "We're receiving too many
