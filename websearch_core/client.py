@@ -66,7 +66,6 @@ from .errors import (
     SearchProviderError,
 )
 from .format import format_for_llm
-from .imports_advice import with_imports_advice
 from .imports_outlasted import ImportsOutlastedDeadline
 from .key_names import left_out, report_misnamed_key_variables
 from .loop_run import run_to_end
@@ -504,11 +503,9 @@ class WebSearch(SearchClosing):
             if fetches:
                 await import_for_fetch(deadline)
         except TimeoutError:
-            outlasted = ImportsOutlastedDeadline(
+            raise ImportsOutlastedDeadline(
                 self.settings, searched.provider, deadline, self.credentials
-            )
-            outlasted.message = with_imports_advice(outlasted.message)  # what avoids it
-            raise outlasted from None
+            ) from None
         return searched, deadline
 
     def _say_store_problem(self, outcome: ChainOutcome) -> None:

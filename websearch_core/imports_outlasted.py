@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, cast
 
 from .deadline import Deadline, not_tried_text
 from .errors import AllProvidersFailedError, ConfigurationError, DeadlineExceededError
+from .imports_advice import with_imports_advice
 from .models import Attempt, ProviderFailure, SearchResponse, SearchToolResult
 from .provider_imports import planned_ids
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, ProviderContext, is_loaded
@@ -53,7 +54,9 @@ class ImportsOutlastedDeadline(Exception):
     Attributes:
         provider_ids: The providers not tried, in the order the plan reaches them.
         failure: The first provider's failure, as the chain records a deadline's.
-        message: The final error text: the failure's, then the settings' contradictions.
+        message: The final error text: the failure's, then the settings' contradictions,
+            then what avoids it (:func:`~websearch_core.imports_advice.with_imports_advice`;
+            in the log too, where the user meets it first).
     """
 
     def __init__(
@@ -66,7 +69,7 @@ class ImportsOutlastedDeadline(Exception):
         self.provider_ids = not_tried_ids(settings, forced, credentials)
         said = not_tried_text(deadline, self.provider_ids)
         self.failure = DeadlineExceededError(self.provider_ids[0], said)
-        self.message = with_conflicts(said, settings)
+        self.message = with_imports_advice(with_conflicts(said, settings))
         super().__init__(self.message)
         logger.warning("web search %s", self.message)
 

@@ -14,6 +14,7 @@ import pytest
 from websearch_core import Settings, WebSearch
 from websearch_core.deadline import Deadline
 from websearch_core.errors import AllProvidersFailedError, DeadlineExceededError
+from websearch_core.imports_advice import with_imports_advice
 from websearch_core.imports_outlasted import ImportsOutlastedDeadline, not_tried_ids
 from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
 
@@ -42,7 +43,7 @@ def test_search_raises_the_chains_deadline_failure() -> None:
     error = ImportsOutlastedDeadline(settings, None, Deadline(4.0)).search_error()
     text = "the 4s deadline for the whole search ran out; not tried: brave, tavily"
     assert isinstance(error, AllProvidersFailedError)
-    assert str(error) == text
+    assert str(error) == with_imports_advice(text)
     (failure,) = error.failures
     assert isinstance(failure, DeadlineExceededError)
     assert (failure.provider, failure.status, failure.message) == ("brave", 504, text)
@@ -52,8 +53,8 @@ def test_the_tool_result_is_the_error_text_with_each_provider_skipped() -> None:
     settings = Settings(state_backend="memory", providers=("brave", "tavily"))
     result = ImportsOutlastedDeadline(settings, None, Deadline(1.5)).tool_result()
     text = "the 1.5s deadline for the whole search ran out; not tried: brave, tavily"
-    assert result.text == f"Error: {text}"
-    assert result.error == text
+    assert result.text == f"Error: {with_imports_advice(text)}"
+    assert result.error == with_imports_advice(text)
     assert result.response.provider == "brave"
     assert [(a.provider, a.outcome, a.detail) for a in result.response.attempts] == [
         ("brave", "skipped", "deadline reached"),
@@ -84,7 +85,8 @@ def test_the_chains_plan_decides_who_is_named_once_its_providers_are_imported() 
     credentials = WebSearch(settings, api_keys={"brave": "brave-key"}).credentials
     outlasted = ImportsOutlastedDeadline(settings, None, Deadline(4.0), credentials)
     assert outlasted.provider_ids == ("brave",)
-    assert outlasted.message == "the 4s deadline for the whole search ran out; not tried: brave"
+    said = "the 4s deadline for the whole search ran out; not tried: brave"
+    assert outlasted.message == with_imports_advice(said)
     assert [a.provider for a in outlasted.tool_result().response.attempts] == ["brave"]
 
 
