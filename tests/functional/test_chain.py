@@ -66,6 +66,26 @@ async def test_preferred_provider_falls_back_to_the_auto_chain(sim: Simulator) -
     assert result.response.attempts[0].status == 429
 
 
+async def test_a_failed_preferred_provider_is_not_asked_again_by_the_auto_order(
+    sim: Simulator,
+) -> None:
+    """Guard of spec Flow 3: the preferred provider, then the order *excluding* it.
+
+    Every provider answers empty (a 204, which sets no cooldown, so a second turn would
+    send a second request; SearXNG, whose simulated suggestions always render, is left
+    out): each is asked once, the preferred first. It passes on main; with the preferred
+    id left in the order after it, Brave was asked twice (stop 48).
+    """
+    for provider_id in ALL:
+        sim[provider_id].results = []
+    async with sim_client(sim, provider="brave", exclude=("searxng",)) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search("python asyncio")
+    asked = [error.provider for error in caught.value.failures]
+    assert asked == ["brave", "tavily", "duckduckgo"]
+    assert requests_per_provider(sim) == {"tavily": 1, "brave": 1, "searxng": 0, "duckduckgo": 1}
+
+
 async def test_excluded_providers_never_run_even_when_preferred(sim: Simulator) -> None:
     sim["brave"].always(Fault.server_error())
     async with sim_client(sim, provider="tavily", exclude=("tavily", "searxng")) as ws:
@@ -117,6 +137,27 @@ async def test_empty_response_counts_as_204_and_moves_on(sim: Simulator) -> None
             await ws.search("python asyncio", provider="tavily")
     assert isinstance(caught.value.failures[0], EmptyResponseError)
     assert str(caught.value) == "Tavily returned no renderable search content."
+
+
+async def test_related_questions_alone_are_an_answer_not_a_204(sim: Simulator) -> None:
+    """Guard of spec Flow 6: only a response with nothing renderable is a 204.
+
+    Related questions alone render (Outputs' ``## Related``), so SearXNG's suggestions
+    without results end the chain, no later provider asked. It passes on main; with the
+    attempt's check counting only sources and an answer it failed (stop 48).
+    """
+    body = json.dumps(
+        {"query": "python asyncio", "results": [], "suggestions": ["asyncio tutorial"]}
+    )
+    sim["searxng"].enqueue(Fault.http(200, body, {"Content-Type": "application/json"}))
+    async with sim_client(sim, provider="searxng") as ws:
+        result = await ws.run("python asyncio")
+    assert result.error is None
+    assert result.response.provider == "searxng"
+    assert result.response.related_questions == ("asyncio tutorial",)
+    assert "## Related" in result.text
+    assert result.text.endswith("\n- asyncio tutorial")
+    assert requests_per_provider(sim) == {"tavily": 0, "brave": 0, "searxng": 1, "duckduckgo": 0}
 
 
 async def test_all_failed_message_lists_each_provider_in_order(sim: Simulator) -> None:
