@@ -136,6 +136,18 @@ async def test_model_token_cap_and_temperature(
     assert len(response.sources) == 5
 
 
+async def test_num_search_results_is_the_count_before_limit(sim: Simulator) -> None:
+    """Guard of spec Modes (Gemini): ``limit`` and ``num_search_results`` are collapsed.
+
+    ``num_search_results`` first, as the other adapters collapse them: 4 sources, not
+    ``limit``'s 2. It passes on main; with the parse step given ``limit`` alone it gave
+    2 (stop 48).
+    """
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini", num_search_results=4, limit=2)
+    assert len(response.sources) == 4
+
+
 async def test_tool_text_for_the_model(sim: Simulator) -> None:
     sim["gemini"].results = [
         SimResult(

@@ -370,6 +370,18 @@ def test_capture_call2_dates_and_limit() -> None:
     assert (cuauhtemoc.published_date, cuauhtemoc.age_seconds) == ("August 12, 2025", 35 * 86400)
     assert response.sources[6].published_date == "June 19, 2025"
     assert response.sources[0].age_seconds == 30 * 86400  # "1 month ago"
+
+
+@pytest.mark.conformance
+def test_capture_call2_num_search_results_before_limit() -> None:
+    """Guard of spec Modes (Anthropic): ``num_results = params.numSearchResults ?? params.limit``.
+
+    The capture's sources cut to ``num_search_results`` (5), not ``limit`` (2). It passes
+    on main; with the parser counting ``limit`` alone it kept 2 (stop 48).
+    """
+    asked = SearchParams(query="x", limit=2, num_search_results=5)
+    response = parse_messages([capture(CAPTURE_2)], asked, now=NOW)
+    assert len(response.sources) == 5
     assert response.answer is not None
     assert (
         "- High 73F with partly cloudy conditions early followed by scattered thunderstorms."
