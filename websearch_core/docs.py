@@ -1,11 +1,13 @@
 """The README's generated tables, written from the registry so they cannot drift from the code.
 
-Three: the providers (one :class:`~websearch_core.providers.base.ProviderInfo` a row,
+Four: the providers (one :class:`~websearch_core.providers.base.ProviderInfo` a row,
 in :data:`~websearch_core.providers.SEARCH_PROVIDER_ORDER`, between :data:`START_MARKER`
 and :data:`END_MARKER`), which way each provider applies each search filter
 (:func:`~websearch_core.filters.table.registry_table`, between its own markers), and
 whose spent prepaid balance is re-checked, on which answer (:func:`prepaid_list`, read
-from each provider's :class:`~websearch_core.providers.base.ErrorMap`). Run
+from each provider's :class:`~websearch_core.providers.base.ErrorMap`), and every
+``WEBSEARCH_*`` variable with its default and range
+(:func:`~websearch_core.variable_table.variable_table`, read from the settings model). Run
 ``python -m websearch_core.docs`` after changing a provider's facts (``--check`` only
 reports whether they are current, for CI).
 """
@@ -22,6 +24,8 @@ from .filters.table import README_TABLE_END, README_TABLE_START, registry_table
 from .models import SearchParams
 from .providers import SEARCH_PROVIDER_ORDER, get_provider
 from .providers.base import ErrorMap, ProviderInfo
+from .settings_limits import DEFAULT_TIMEOUTS_BY_KIND
+from .variable_table import VARIABLE_TABLE_END, VARIABLE_TABLE_START, variable_table
 
 __all__ = [
     "END_MARKER",
@@ -45,8 +49,9 @@ PREPAID_END = "  <!-- end of prepaid list -->"
 ends the README's quota list there, and the generated items would render as another list."""
 
 HEADER = (
-    "| id | label | kind | credentials | honours | results (default / max) | notes |\n"
-    "| --- | --- | --- | --- | --- | --- | --- |"
+    "| id | label | kind | credentials | honours | results (default / max) | timeout (s) "
+    "| notes |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- |"
 )
 KIND_TEXT = {
     "answer": "answer engine",
@@ -75,6 +80,16 @@ def _results(info: ProviderInfo) -> str:
     return f"{info.default_results or info.max_results} / {info.max_results}"
 
 
+def _timeout(info: ProviderInfo) -> str:
+    """The time the provider gets with ``timeout_seconds`` unset: its kind's.
+
+    The one :meth:`~websearch_core.settings.Settings.provider_timeout` gives it, so the
+    table cannot promise a provider more time (or less) than its attempts are given.
+    """
+    seconds = DEFAULT_TIMEOUTS_BY_KIND[info.kind]
+    return str(int(seconds)) if seconds.is_integer() else f"{seconds:g}"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -94,6 +109,7 @@ def provider_row(info: ProviderInfo) -> str:
         _credentials(info),
         _honours(info),
         _results(info),
+        _timeout(info),
         info.description,
     )
     return "| " + " | ".join(_cell(cell) for cell in cells) + " |"
@@ -182,6 +198,7 @@ _TABLES = (
     _Table("provider table", START_MARKER, END_MARKER, provider_table),
     _Table("filter table", README_TABLE_START, README_TABLE_END, registry_table),
     _Table("prepaid list", PREPAID_START, PREPAID_END, prepaid_list),
+    _Table("variable table", VARIABLE_TABLE_START, VARIABLE_TABLE_END, variable_table),
 )
 """Every table this command keeps: the filter table used to be printed by its own module
 for pasting, which took no options and ignored ``--check``."""
