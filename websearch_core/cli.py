@@ -68,6 +68,7 @@ from .cli_wrap import say
 from .client import WebSearch
 from .command_words import command_word_note
 from .content.cli_fetch import fetch_parser
+from .content.enrich import DEFAULT_CONTENT_SOURCES
 from .credentials import Credentials, CredentialStore, TokenRefresher
 from .env_names import report_unknown_variables
 from .env_values import env_value
@@ -98,6 +99,7 @@ from .sent_secret import starts_with_assignment
 from .settings import CREDENTIALS_FILE_ENV, Settings
 from .settings_conflicts import settings_conflicts
 from .settings_errors import configuration_errors
+from .settings_limits import DEFAULT_DEADLINE_SECONDS, DEFAULT_TIMEOUTS_BY_KIND
 from .status import (
     PLAIN_ONLY,
     ProviderStatus,
@@ -304,6 +306,21 @@ _QUERY_USAGE = (
 user neither what a query is written as nor where to see what is set up."""
 
 
+def _seconds_text(seconds: float) -> str:
+    """``55.0`` as ``55``: a default in the help as a user would write it."""
+    return str(int(seconds)) if seconds.is_integer() else f"{seconds:g}"
+
+
+def _timeout_span() -> str:
+    """The per-provider defaults' range (``15-60``), read from the defaults by kind.
+
+    The help said ``15-60 s`` by hand; written from :data:`DEFAULT_TIMEOUTS_BY_KIND` it
+    follows a kind's default when that changes.
+    """
+    low, high = min(DEFAULT_TIMEOUTS_BY_KIND.values()), max(DEFAULT_TIMEOUTS_BY_KIND.values())
+    return f"{_seconds_text(low)}-{_seconds_text(high)}"
+
+
 def _search_parser() -> CommandParser:
     width = max(len(usage) for _, usage, _ in _COMMAND_HELP)  # the summaries in one column
     parser = _QueryParser(
@@ -399,12 +416,15 @@ def _search_parser() -> CommandParser:
     parser.add_argument(
         "--timeout",
         metavar="SECONDS",
-        help="time for each provider (default: by kind, 15-60 s)",
+        help=f"time for each provider (default: by kind, {_timeout_span()} s)",
     )
     parser.add_argument(
         "--deadline",
         metavar="SECONDS",
-        help="time for the whole search, every fallback included (default 55)",
+        help=(
+            "time for the whole search, every fallback included "
+            f"(default {_seconds_text(DEFAULT_DEADLINE_SECONDS)})"
+        ),
     )
     parser.add_argument(
         "--no-cache", action="store_true", help="ask the providers even if a cached answer exists"
@@ -423,7 +443,10 @@ def _search_parser() -> CommandParser:
     parser.add_argument(
         "--content",
         action="store_true",
-        help="also fetch the top 3 results' pages and print their main text, within the deadline",
+        help=(
+            f"also fetch the top {DEFAULT_CONTENT_SOURCES} results' pages and print their "
+            "main text, within the deadline"
+        ),
     )
     parser.add_argument("--json", action="store_true", help="print the structured response as JSON")
     parser.add_argument(
