@@ -5,17 +5,19 @@ Usage::
     websearch QUERY... [--recency day|week|month|year] [--limit N]
                        [--provider ID | --prefer ID] [--language TAG] [--country CC]
                        [--site DOMAIN]... [--exclude-site DOMAIN]... [--after DATE] [--before DATE]
-                       [--timeout SECONDS] [--no-cache] [--content] [--json] [--verbose]
+                       [--timeout SECONDS] [--deadline SECONDS] [--no-cache]
+                       [--refresh-hook ENTRY=MODULE:FUNCTION]... [--content] [--json] [--verbose]
     websearch --version
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
     websearch auth list               # ids with a stored key or sign-in (never the secrets)
     websearch auth remove PROVIDER [--oauth]
     websearch auth list -v            # -v (any auth action): which store file, reads, writes
     websearch auth import gemini-cli [PATH]   # store the Gemini CLI's sign-in (never shown)
-    websearch providers               # each provider: can it run now (or why not), usage, budget
+    websearch providers [--json]      # each provider: can it run now (or why not), usage, budget
     websearch providers reset brave   # clear a provider's cooldown, quota mark and counters
     websearch providers reset --all   # every provider; moves a damaged state file aside
     websearch fetch URL [--markdown | --json]   # a page's main content (content/cli_fetch.py)
+                    [--timeout SECONDS] [--no-cache] [--no-browser] [--allow-private]
 
 A first argument of ``auth``, ``fetch`` or ``providers`` selects that command, as it does after
 options alone (``websearch -v fetch URL`` is ``websearch fetch -v URL``; an option the command
