@@ -6,6 +6,7 @@ reads (``WEBSEARCH_CACHE``, ``WEBSEARCH_FALLBACK``, ``WEBSEARCH_BUDGET``,
 are now written by ``python -m websearch_core.docs`` from the settings model.
 """
 
+import ast
 import re
 from pathlib import Path
 
@@ -23,7 +24,9 @@ from websearch_core.variable_table import (
     variable_table,
 )
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+PACKAGES = ("websearch_core", "langchain_websearch", "llamaindex_websearch")
 
 
 def _readme_table() -> dict[str, list[str]]:
@@ -54,6 +57,27 @@ def test_every_variable_the_code_reads_has_a_row() -> None:
         if name.endswith(BASE_URL_SUFFIX) and name != f"{ENV_PREFIX}BASE_URLS":
             name = f"{ENV_PREFIX}<ID>{BASE_URL_SUFFIX}"
         assert name in rows, f"README's variable table has no row for {name}"
+
+
+def _names_in_code() -> set[str]:
+    """Every whole ``WEBSEARCH_*`` name the packages' code holds as a string: one it reads."""
+    names = set()
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                value = getattr(node, "value", None)
+                whole = isinstance(value, str) and re.fullmatch(rf"{ENV_PREFIX}[A-Z0-9_]+", value)
+                if isinstance(node, ast.Constant) and whole:
+                    names.add(str(value))
+    return names
+
+
+def test_every_variable_name_written_in_the_code_has_a_row() -> None:
+    """A name read outside the settings (``WEBSEARCH_BROWSER``) is documented too."""
+    found = _names_in_code()
+    assert "WEBSEARCH_BROWSER" in found  # the scan sees the names read by hand
+    rows = _readme_table()
+    assert sorted(found - set(rows)) == []
 
 
 def test_every_row_names_a_variable_that_sets_something() -> None:
