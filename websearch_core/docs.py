@@ -32,6 +32,8 @@ __all__ = [
     "PREPAID_END",
     "PREPAID_START",
     "START_MARKER",
+    "TABLES",
+    "Table",
     "main",
     "prepaid_list",
     "provider_row",
@@ -185,7 +187,7 @@ def with_table(
 
 
 @dataclass(frozen=True, slots=True)
-class _Table:
+class Table:
     """One generated table: its name, its markers, and what writes it."""
 
     what: str
@@ -194,11 +196,11 @@ class _Table:
     build: Callable[[], str]
 
 
-_TABLES = (
-    _Table("provider table", START_MARKER, END_MARKER, provider_table),
-    _Table("filter table", README_TABLE_START, README_TABLE_END, registry_table),
-    _Table("prepaid list", PREPAID_START, PREPAID_END, prepaid_list),
-    _Table("variable table", VARIABLE_TABLE_START, VARIABLE_TABLE_END, variable_table),
+TABLES = (
+    Table("provider table", START_MARKER, END_MARKER, provider_table),
+    Table("filter table", README_TABLE_START, README_TABLE_END, registry_table),
+    Table("prepaid list", PREPAID_START, PREPAID_END, prepaid_list),
+    Table("variable table", VARIABLE_TABLE_START, VARIABLE_TABLE_END, variable_table),
 )
 """Every table this command keeps: the filter table used to be printed by its own module
 for pasting, which took no options and ignored ``--check``."""
@@ -215,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     current = args.readme.read_text(encoding="utf-8")
     updated = current
     changed = []
-    for table in _TABLES:
+    for table in TABLES:
         text = with_table(updated, table.build(), table.start, table.end, table.what)
         if text != updated:
             changed.append(table.what)

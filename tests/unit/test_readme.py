@@ -17,6 +17,7 @@ from websearch_core.docs import (
     PREPAID_START,
     README_WIDTH,
     START_MARKER,
+    TABLES,
     main,
     prepaid_list,
     provider_table,
@@ -295,3 +296,11 @@ def test_the_prepaid_list_wraps_at_the_readme_width() -> None:
     assert any("`project_spend_limit_exceeded`" in line for line in lines)
     assert max(len(line) for line in lines) <= README_WIDTH
     assert all(line.startswith(("  - `", "    ")) for line in lines)
+
+
+def test_the_development_section_names_every_generated_table() -> None:
+    """It named two of the four tables ``python -m websearch_core.docs`` keeps (failed before)."""
+    text = README.read_text(encoding="utf-8")
+    development = " ".join(text.split("\n## Development\n", 1)[1].split())
+    said = development.split("are generated from the code", 1)[0]
+    assert [table.what for table in TABLES if table.what not in said] == []
