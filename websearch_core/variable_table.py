@@ -45,8 +45,8 @@ MEANINGS: Mapping[str, str] = MappingProxyType(
         "provider": "preferred provider: tried first, then the auto chain (`auto` for none)",
         "providers": "an ordered chain of exactly these providers, comma-separated or a JSON "
         "list (replaces the auto order)",
-        "fallback": "`false` pins `provider` alone: its failure is the answer, no other "
-        "provider is asked",
+        "fallback": "`false` pins `provider` alone: no silent switching to another provider "
+        "(without `provider` it is a contradiction the settings name)",
         "exclude": "ids never used, not even as a fallback, comma-separated or a JSON list "
         '(`["google", "bing"]`)',
         "budget": 'request budgets, a JSON object (`{"brave": "2000/month"}`), or one '
