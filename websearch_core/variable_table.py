@@ -131,10 +131,15 @@ _NAMES: Mapping[str, str] = MappingProxyType(
 
 
 def _kinds_text() -> str:
+    """The per-kind timeouts in words, as the README's prose gives them.
+
+    A kind without words in :data:`_KIND_WORDS` raises ``KeyError``: a new kind of
+    provider stops the generator rather than going missing from the default.
+    """
     kinds = [
-        f"{_KIND_WORDS[k]} {_number(s)}"
-        for k, s in DEFAULT_TIMEOUTS_BY_KIND.items()
-        if k in _KIND_WORDS
+        f"{_KIND_WORDS[kind]} {_number(seconds)}"
+        for kind, seconds in DEFAULT_TIMEOUTS_BY_KIND.items()
+        if kind != "aggregate"
     ]
     aggregate = DEFAULT_TIMEOUTS_BY_KIND.get("aggregate")
     if aggregate is not None:
@@ -176,11 +181,13 @@ def _number(value: float) -> str:
 
 
 def _size(value: int) -> str:
+    """A byte count as the README writes sizes: ``8 MiB``, else the bytes."""
     mib = 1024 * 1024
     return f"{value // mib} MiB" if value % mib == 0 else f"{value} bytes"
 
 
 def _seconds(value: float) -> str:
+    """Seconds, with whole days beside them: ``2678400 s`` alone reads as no bound at all."""
     day = 86_400
     if value >= day and value % day == 0:
         days = int(value // day)
@@ -189,6 +196,7 @@ def _seconds(value: float) -> str:
 
 
 def _default(name: str, field: FieldInfo) -> str:
+    """The ``default`` cell: the field's own default, or the computed one's description."""
     computed = _computed_defaults()
     if name in computed:
         return computed[name]
@@ -209,6 +217,7 @@ def _default(name: str, field: FieldInfo) -> str:
 
 
 def _bounds(field: FieldInfo, unit: bool) -> str:
+    """The field's ``gt`` / ``ge`` / ``le`` bounds in words; ``unit``: they are seconds."""
     lower = upper = ""
     for rule in field.metadata:
         if isinstance(rule, Gt):
@@ -222,6 +231,11 @@ def _bounds(field: FieldInfo, unit: bool) -> str:
 
 
 def _values(name: str, field: FieldInfo) -> str:
+    """The ``values`` cell: a switch's words, a choice's options, or a number's bounds.
+
+    ``state_wait_seconds`` has a further bound a validator keeps (a share of the
+    deadline), said from :data:`~websearch_core.deadline.STORE_SETTING_CAP`.
+    """
     annotation = field.annotation
     if annotation is bool:
         return "on or off (`1`/`0`, `true`/`false`, `yes`/`no`)"
@@ -272,6 +286,7 @@ def table_variables() -> list[str]:
 
 
 def _cell(text: str) -> str:
+    """``text`` safe in a Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 
