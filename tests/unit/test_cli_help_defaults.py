@@ -44,3 +44,26 @@ def test_the_content_help_names_the_pages_a_search_fetches(
     """A guard (passes before and after the change): the count is ``run``'s default."""
     pages = inspect.signature(WebSearch.run).parameters["content_limit"].default
     assert f"--content also fetch the top {pages} results' pages" in _help(capsys)
+
+
+def test_the_fetch_timeout_help_states_its_default_and_bound(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It said only "deadline for the whole fetch": neither its default nor its bound.
+
+    The bound is read from the check the command applies, the default from the function
+    that works it out (both settings unset, the deadline's default alone).
+    """
+    from websearch_core.content.fetch_call import call_seconds, checked_fetch_seconds
+
+    assert main(["fetch", "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    bound = re.search(r"--timeout SECONDS deadline for the whole fetch \(([^)]*)\)", shown)
+    assert bound is not None
+    most = float(bound.group(1).rsplit("at most ", 1)[1])
+    assert checked_fetch_seconds(most) == most
+    with pytest.raises(ValueError):
+        checked_fetch_seconds(most + 1)
+    assert "the sooner of the deadline_seconds and timeout_seconds settings" in bound.group(1)
+    settings = Settings(timeout_seconds=7)
+    assert call_seconds(settings, None) == min(settings.deadline_seconds, 7)

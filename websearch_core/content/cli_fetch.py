@@ -29,6 +29,7 @@ from ..loop_run import run_to_end
 from ..settings import Settings
 from ..settings_errors import given_text
 from .errors import FetchError, FetchFailedError, FetchRefusedError
+from .fetch_call import MAX_FETCH_SECONDS
 from .models import PageContent
 from .safety import check_url_form
 from .service import checked_fetch_seconds
@@ -54,7 +55,14 @@ def fetch_parser() -> CommandParser:
     )
     # Read as text and checked by _fetch, so a bad one is named as the search command
     # names its options (`timeout_seconds (--timeout): ...`), not in argparse's words.
-    parser.add_argument("--timeout", metavar="SECONDS", help="deadline for the whole fetch")
+    parser.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        help=(
+            "deadline for the whole fetch (default: the sooner of the deadline_seconds and "
+            f"timeout_seconds settings; at most {MAX_FETCH_SECONDS:g})"
+        ),
+    )
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument(
         "--no-browser", action="store_true", help="never render the page in headless Chromium"
