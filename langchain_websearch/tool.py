@@ -112,7 +112,7 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         .. code-block:: python
 
             async with WebSearchTool() as tool:  # closes its HTTP session on exit
-                message = await tool.ainvoke({"query": "aiohttp latest release"})
+                text = await tool.ainvoke({"query": "aiohttp latest release"})  # a str
 
         Without ``async with`` (or ``await tool.aclose()``) the session is closed when
         the event loop that opened it shuts down (the end of ``asyncio.run``). Entering
