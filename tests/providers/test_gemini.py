@@ -655,6 +655,27 @@ async def test_the_final_error_carries_the_bodys_wait_hint(
     assert sleeps == [] and len(transport.sent) == 1  # over five minutes: not waited out
 
 
+async def test_a_wait_hint_of_exactly_five_minutes_is_waited_out(
+    tmp_path: Path, sleeps: list[float]
+) -> None:
+    """Spec, Limits & Caps: Gemini's rate-limit delay budget is ``5 * 60 * 1000`` ms.
+
+    The test above holds a hint over the budget; this one its edge, a hint of the whole
+    budget, which is waited and the step sent again. It failed with the budget one second
+    short (``max_delay=299.0``), which every other test let through. The wait is booked
+    (the ``sleeps`` fixture), not slept.
+    """
+    hint = [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "300s"}]
+    busy = google_error(429, "Slow down.", "RESOURCE_EXHAUSTED", details=hint)
+    transport = ScriptedTransport((429, busy.encode()), (200, SSE_OK))
+    ctx = dataclasses.replace(
+        scripted(tmp_path, transport), credentials=Credentials(explicit={"gemini": "k"})
+    )
+    response = await GeminiProvider().search(SearchParams(query="q"), ctx)
+    assert sleeps == [300.0] and len(transport.sent) == 2
+    assert response.answer == "Answer."
+
+
 def test_the_catalogue_offers_served_ids_and_prefers_the_web_search_model() -> None:
     catalog = parse_catalog(
         {
