@@ -100,6 +100,34 @@ def test_snippet_truncated_to_240_code_units() -> None:
     assert last == "    " + "é" * 239 + "…"
 
 
+def test_a_very_long_snippet_and_cited_text_are_cut_not_dropped() -> None:
+    """Spec, Outputs: the snippet and the cited text are "truncated to 240 chars".
+
+    Every other test's text is a few hundred characters at most; this pins that text many
+    times the limit (a page's whole body as its snippet) is still cut to 240 units rather
+    than left out. It failed with ``if source.snippet and len(source.snippet) < 1000``
+    (and so for the cited text), which the unit, contract and boundary tests let through.
+    """
+    long_text = "word " * 2000
+    response = SearchResponse(
+        provider="exa",
+        sources=(SearchSource(title="t", url="https://u.example/", snippet=long_text),),
+        citations=(SearchCitation(url="https://c.example/", title="c", cited_text=long_text),),
+    )
+    cut = "    " + long_text[:239] + "…"
+    assert format_for_llm(response).split("\n") == [
+        "[1] t",
+        "    https://u.example/",
+        cut,
+        "",
+        "## Citations",
+        "1 citation",
+        "[1] c",
+        "    https://c.example/",
+        cut,
+    ]
+
+
 def test_truncate_counts_utf16_units_like_the_spec() -> None:
     # An emoji is two UTF-16 code units, so only 4 fit before the ellipsis in 10 units.
     assert truncate_text("😀" * 10, 10) == "😀" * 4 + "…"
