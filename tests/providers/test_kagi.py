@@ -385,6 +385,20 @@ def test_v1_sources_are_cut_to_the_count() -> None:
     )
 
 
+@pytest.mark.parametrize(("fields", "count"), [({}, 10), ({"num_search_results": 90}, 40)])
+def test_v1_sources_are_cut_to_ten_by_default_and_forty_at_most(
+    fields: dict[str, int], count: int
+) -> None:
+    """Spec, Limits & Caps: Kagi's result count is default ``10``, max ``40``.
+
+    The request's count had tests; the parser's own cut of a longer answer had none: the
+    Kagi tests passed with ``MAX_RESULTS + 1`` in that cut (through the chain, the source
+    cap at the provider's maximum would hide it; a caller of the provider alone sees it).
+    """
+    body = {"data": {"search": [{"url": f"https://a.example/{i}"} for i in range(50)]}}
+    assert len(parse(body, **fields).sources) == count
+
+
 def test_v1_empty_data_is_an_empty_response() -> None:
     response = parse({"meta": {}, "data": {}})
     assert response.sources == () and response.answer is None
