@@ -109,6 +109,26 @@ async def test_tool_text_has_the_answer_then_the_sources(sim: Simulator) -> None
     )
 
 
+async def test_a_local_checks_over_fetch_is_cut_back_to_the_default_five(
+    sim: Simulator,
+) -> None:
+    """Spec, Limits & Caps: Tavily's result count is default ``5``.
+
+    Tavily cannot apply ``inurl:`` itself, so the check is local and three times the
+    count is asked upstream (15) to leave enough after it. Every result here passes the
+    check, so the answer must be cut back to the default five: it came back with fifteen
+    when the attempt skipped the plan's cap (``FilterPlan.result_cap``), which every
+    other test let through (each gave a ``limit``, and the caller's limit cut it).
+    """
+    sim["tavily"].results = [
+        SimResult(f"R{i}", f"https://docs.example.org/p{i}", f"Page {i}.") for i in range(15)
+    ]
+    async with sim_client(sim) as ws:
+        response = await ws.search(f"inurl:docs {QUERY}", provider="tavily")
+    assert sim["tavily"].requests[0].json()["max_results"] == 15
+    assert [s.title for s in response.sources] == ["R0", "R1", "R2", "R3", "R4"]
+
+
 async def test_filters_and_counts_on_the_wire(sim: Simulator) -> None:
     # On the domain asked for: Tavily serves only pages from its include_domains.
     sim["tavily"].results = [
