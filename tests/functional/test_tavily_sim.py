@@ -112,7 +112,7 @@ async def test_tool_text_has_the_answer_then_the_sources(sim: Simulator) -> None
 async def test_a_local_checks_over_fetch_is_cut_back_to_the_default_five(
     sim: Simulator,
 ) -> None:
-    """Spec, Limits & Caps: Tavily's result count is default ``5``.
+    """Guard (spec, Limits & Caps): Tavily's result count is default ``5``.
 
     Tavily cannot apply ``inurl:`` itself, so the check is local and three times the
     count is asked upstream (15) to leave enough after it. Every result here passes the

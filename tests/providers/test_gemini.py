@@ -658,7 +658,7 @@ async def test_the_final_error_carries_the_bodys_wait_hint(
 async def test_a_wait_hint_of_exactly_five_minutes_is_waited_out(
     tmp_path: Path, sleeps: list[float]
 ) -> None:
-    """Spec, Limits & Caps: Gemini's rate-limit delay budget is ``5 * 60 * 1000`` ms.
+    """Guard (spec, Limits & Caps): Gemini's rate-limit delay budget, ``5 * 60 * 1000`` ms.
 
     The test above holds a hint over the budget; this one its edge, a hint of the whole
     budget, which is waited and the step sent again. It failed with the budget one second

@@ -389,7 +389,7 @@ def test_v1_sources_are_cut_to_the_count() -> None:
 def test_v1_sources_are_cut_to_ten_by_default_and_forty_at_most(
     fields: dict[str, int], count: int
 ) -> None:
-    """Spec, Limits & Caps: Kagi's result count is default ``10``, max ``40``.
+    """Guard (spec, Limits & Caps): Kagi's result count is default ``10``, max ``40``.
 
     The request's count had tests; the parser's own cut of a longer answer had none: the
     Kagi tests passed with ``MAX_RESULTS + 1`` in that cut (through the chain, the source

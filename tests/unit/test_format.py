@@ -101,7 +101,7 @@ def test_snippet_truncated_to_240_code_units() -> None:
 
 
 def test_a_very_long_snippet_and_cited_text_are_cut_not_dropped() -> None:
-    """Spec, Outputs: the snippet and the cited text are "truncated to 240 chars".
+    """Guard (spec, Outputs): the snippet and the cited text are "truncated to 240 chars".
 
     Every other test's text is a few hundred characters at most; this pins that text many
     times the limit (a page's whole body as its snippet) is still cut to 240 units rather
