@@ -276,8 +276,9 @@ def parse_date_value(text: str, *, end: bool) -> date | None:
         return _day(year, month, int(match[4]))
     if not end or not 1 <= month <= 12:
         return _day(year, month, 1)
-    following = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
-    return date.fromordinal(following.toordinal() - 1)
+    if month == 12:  # ``before:9999-12`` has no 1 January to step back from
+        return date(year, 12, 31)
+    return date.fromordinal(date(year, month + 1, 1).toordinal() - 1)
 
 
 def _day(year: int, month: int, day: int) -> date | None:

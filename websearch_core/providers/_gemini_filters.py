@@ -23,7 +23,7 @@ the question and one it does not carry stays in it.
 """
 
 from collections.abc import Mapping
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
@@ -61,6 +61,18 @@ _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 def _stamp(moment: datetime) -> str:
     """``moment`` as an RFC 3339 UTC timestamp to the second (``2026-01-08T00:00:00Z``)."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _day_end(day: date) -> datetime:
+    """The exclusive end of ``day``: the next midnight UTC, or the last second RFC 3339 has.
+
+    ``date_before=9999-12-31`` (a "no end" a program may write) has no next day:
+    ``date + timedelta`` raised ``OverflowError``, which failed the search with
+    ``date value out of range``. RFC 3339 ends at ``9999-12-31T23:59:59Z``, so that is sent.
+    """
+    if day == date.max:
+        return datetime.combine(day, time(23, 59, 59), UTC)
+    return datetime.combine(day + timedelta(days=1), time(), UTC)
 
 
 def time_range_filter(
@@ -103,7 +115,7 @@ def time_range_filter(
     if "date_after" in native and params.date_after is not None:
         starts.append(datetime.combine(params.date_after, time(), UTC))
     if "date_before" in native and params.date_before is not None:
-        ends.append(datetime.combine(params.date_before + timedelta(days=1), time(), UTC))
+        ends.append(_day_end(params.date_before))
     if "recency" in native and params.recency is not None:
         starts.append(now - timedelta(days=RECENCY_DAYS[params.recency]))
         ends.append(now)
