@@ -26,6 +26,7 @@ from .content.models import PageContent
 from .language_tags import canonical_tag, is_language_tag
 from .meant_names import named_extras
 from .param_names import param_meant
+from .query_text import unsendable_character
 
 __all__ = [
     "MAX_QUERY_LENGTH",
@@ -45,6 +46,7 @@ __all__ = [
     "SearchUsage",
     "SourceRank",
     "refuse_blank_query",
+    "refuse_unsendable_query",
     "search_parameter_note",
 ]
 
@@ -67,6 +69,23 @@ def refuse_blank_query(value: object) -> object:
     """
     if isinstance(value, str) and not value.strip():
         raise ValueError(BLANK_QUERY)
+    return value
+
+
+def refuse_unsendable_query(value: object) -> object:
+    """Refuse a query holding a character no provider can be sent (:mod:`.query_text`).
+
+    Run as a ``mode="before"`` validator, ahead of the field's own checks, so a lone
+    surrogate is named as one rather than as pydantic's "unable to parse raw data".
+    Anything not a string is left to the field's strict type check.
+
+    Raises:
+        ValueError: The query holds a control character or a lone surrogate.
+    """
+    if isinstance(value, str):
+        problem = unsendable_character(value)
+        if problem is not None:
+            raise ValueError(problem)
     return value
 
 
@@ -167,6 +186,7 @@ class SearchParams(_Frozen):
             raise named from None
 
     _query_not_blank = field_validator("query", mode="before")(refuse_blank_query)
+    _query_sendable = field_validator("query", mode="before")(refuse_unsendable_query)
 
     @field_validator("language")
     @classmethod

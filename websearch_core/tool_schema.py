@@ -8,7 +8,13 @@ adapter at once. Plain pydantic: no framework is imported.
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .models import MAX_QUERY_LENGTH, Recency, SearchParams, refuse_blank_query
+from .models import (
+    MAX_QUERY_LENGTH,
+    Recency,
+    SearchParams,
+    refuse_blank_query,
+    refuse_unsendable_query,
+)
 
 __all__ = ["ToolArguments", "tool_search_params"]
 
@@ -81,6 +87,8 @@ class ToolArguments(BaseModel):
 
     _query_not_blank = field_validator("query", mode="before")(refuse_blank_query)
     """``""`` and ``"  "`` refused in the same words as :class:`SearchParams` refuses them."""
+    _query_sendable = field_validator("query", mode="before")(refuse_unsendable_query)
+    """A control character or a lone surrogate, refused as :class:`SearchParams` does."""
 
 
 def tool_search_params(
