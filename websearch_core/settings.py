@@ -104,6 +104,7 @@ from .settings_limits import (
     MAX_TIMEOUT_SECONDS,
 )
 from .sign_in_advice import signless_gateways, signless_gateways_message
+from .url_authority import INVALID_AUTHORITY, authority_problem
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT_SECONDS",
@@ -142,8 +143,10 @@ CREDENTIALS_FILE_ENV = f"{ENV_PREFIX}CREDENTIALS_FILE"
 
 
 def _http_base_url(url: str) -> str:
-    """One ``base_urls`` value, refused unless ``http(s)`` with any userinfo before the host.
+    """One ``base_urls`` value, refused unless an ``http(s)`` URL a connection can be made to.
 
+    Any userinfo must come before the host, and the host and port must be readable
+    (:func:`authority_problem`: ``http://h:99999`` failed only at the first search).
     The message does not repeat the value: a gateway URL may carry credentials, and one
     whose token is cut short by an unencoded ``/`` (:func:`userinfo_cut_short`) would
     otherwise be used, and shown, whole.
@@ -152,6 +155,9 @@ def _http_base_url(url: str) -> str:
         raise ValueError("must be an http(s) URL such as http://127.0.0.1:8080")
     if userinfo_cut_short(url):
         raise ValueError(CUT_SHORT)
+    problem = authority_problem(url)
+    if problem is not None:
+        raise ValueError(problem)
     return url
 
 
@@ -612,19 +618,18 @@ class SearxngSettings(_PicklesWithoutSecrets, BaseModel):
         """
         if value is None or not value.strip():
             return value
-        try:
-            parts = urlsplit(value.strip())
-            host = parts.hostname
-        except ValueError:
-            host = None
-        if (
-            not host
-            or parts.scheme.lower() not in ("http", "https")
-            or CONTROL_IN_LINE.search(value)
+        stripped = value.strip()
+        if not stripped.lower().startswith(("http://", "https://")) or CONTROL_IN_LINE.search(
+            value
         ):
             raise ValueError("must be an http(s) URL such as https://searx.example.org")
-        if userinfo_cut_short(value.strip()):
+        if userinfo_cut_short(stripped):
             raise ValueError(CUT_SHORT)
+        problem = authority_problem(stripped)  # a port past 65535, say
+        if problem == INVALID_AUTHORITY:
+            raise ValueError(problem)
+        if problem is not None:
+            raise ValueError("must be an http(s) URL such as https://searx.example.org")
         return value
 
     @field_validator("safesearch")
@@ -970,6 +975,11 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     def _check_proxy(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not value.get_secret_value().startswith(("http://", "https://")):
             raise ValueError("proxy must be an http(s) URL")
+        if value is not None and userinfo_cut_short(value.get_secret_value()):
+            raise ValueError(f"proxy {CUT_SHORT}")
+        problem = None if value is None else authority_problem(value.get_secret_value())
+        if problem is not None:
+            raise ValueError(f"proxy {problem}")
         return value
 
     @field_validator("redis_url")
@@ -985,10 +995,7 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
             try:  # what the Redis client reads when it connects, checked where it is set
                 _ = urlsplit(value).port
             except ValueError:
-                raise ValueError(
-                    "redis_url has an invalid host or port (a port is a number up to 65535; "
-                    "an IPv6 address goes in brackets)"
-                ) from None
+                raise ValueError(f"redis_url {INVALID_AUTHORITY}") from None
         return value or None
 
     @model_validator(mode="wrap")
