@@ -23,6 +23,7 @@ from pydantic import (
 from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
 from .content.models import PageContent
+from .domain_names import domain_name
 from .language_tags import canonical_tag, is_language_tag
 from .meant_names import named_extras
 from .param_names import param_meant
@@ -116,7 +117,6 @@ needs no tokenizing to check its range (asked only of a query holding a colon)."
 FilterWay = Literal["native", "query", "post", "ignored"]
 
 _StrictCount = Annotated[int, Field(strict=True, ge=1, le=100)]
-_DOMAIN = re.compile(r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$")
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 
 
@@ -231,11 +231,7 @@ class SearchParams(_Frozen):
     @field_validator("include_domains", "exclude_domains")
     @classmethod
     def _domains(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        cleaned = tuple(domain.strip().lower().removeprefix("www.") for domain in value)
-        for domain in cleaned:
-            if not _DOMAIN.match(domain):
-                raise ValueError(f"not a domain name: {domain!r}")
-        return cleaned
+        return tuple(domain_name(domain) for domain in value)
 
     @model_validator(mode="after")
     def _date_order(self) -> "SearchParams":

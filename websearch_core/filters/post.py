@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Final, TypeAlias
 from urllib.parse import urlsplit
 
+from ..domain_names import ascii_host
 from ..models import FilterName, Recency, SearchSource
 from .merge import RequestedFilters
 
@@ -156,7 +157,7 @@ def _passes(
     unchecked: set[FilterName],
 ) -> bool:
     parts = urlsplit(source.url)
-    host = (parts.hostname or "").removeprefix("www.")
+    host = ascii_host((parts.hostname or "").removeprefix("www."))  # as the filter holds it
     if (
         "include_domains" in checks
         and wanted.include_domains

@@ -1,0 +1,89 @@
+"""A domain a search is filtered to (or from), read from what a caller or a model writes.
+
+``include_domains`` and ``exclude_domains`` took only a bare ASCII name: ``bücher.de`` (an
+internationalised name), ``example.com.`` (the root dot) and ``https://example.com/``
+were refused as ``not a domain name``, though the query's ``site:`` directive reads the
+last two as the same site, and every refusal said the same four words whether the value
+was a URL with a path, an IP address or a typo. Here the forms that name the same site
+are read as it (an internationalised name as its ASCII form, which is what a request
+carries), and what cannot be one site is refused saying why.
+
+Example:
+    >>> domain_name("https://WWW.Bücher.de./")
+    'xn--bcher-kva.de'
+"""
+
+import ipaddress
+import re
+from typing import Final, NoReturn
+
+__all__ = ["ascii_host", "domain_name"]
+
+_DOMAIN: Final = re.compile(
+    r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$"
+)
+"""A host name of two labels or more, ASCII (an internationalised one after IDNA)."""
+_SCHEMES: Final = ("http", "https")
+_AFTER_HOST: Final = re.compile("[/?#]")
+"""Where a host ends in what follows a scheme (or starts a text without one)."""
+_EXAMPLE: Final = "such as 'example.com'"
+
+
+def ascii_host(host: str) -> str:
+    """``host`` as requests carry it: an internationalised name in its IDNA (``xn--``) form.
+
+    A result's URL may name ``bücher.de`` where the filter holds ``xn--bcher-kva.de``;
+    both sides are compared in this form. A name IDNA cannot encode is returned as given.
+    """
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
+
+
+def domain_name(text: str) -> str:
+    """The domain ``text`` names, lower-cased, without ``www.``, in its ASCII form.
+
+    Read as the same site: surrounding spaces, upper case, an ``http(s)://`` before it,
+    a ``/`` or the root ``.`` after it, a leading ``*.`` (subdomains are matched anyway)
+    and an internationalised name.
+
+    Args:
+        text: One ``include_domains`` or ``exclude_domains`` entry, as given.
+
+    Raises:
+        ValueError: ``text`` is not one site; the message says why (a path, a port, an
+            IP address, or not a host name at all) and repeats the entry.
+    """
+    written = text.strip().lower()
+    scheme, found, after = written.partition("://")
+    if found and scheme not in _SCHEMES:
+        _refuse(text, f"is not a web address; give the domain alone {_EXAMPLE}")
+    written = after if found else written
+    end = _AFTER_HOST.search(written)
+    host = written if end is None else written[: end.start()]
+    host = host.removeprefix("*.").rstrip(".").removeprefix("www.")
+    if end is not None and written[end.start() :].strip("/"):
+        _refuse(text, f"has a path; give the domain alone, such as {host!r}")
+    if _is_ip(host):
+        _refuse(text, f"is an IP address; give a domain name {_EXAMPLE}")
+    if ":" in host or "@" in host:
+        _refuse(text, f"has a port or a user name; give the domain alone {_EXAMPLE}")
+    host = ascii_host(host)
+    if not _DOMAIN.match(host):
+        _refuse(text, f"(write one {_EXAMPLE})")
+    return host
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.removeprefix("[").removesuffix("]"))
+    except ValueError:
+        return False
+    return True
+
+
+def _refuse(text: str, why: str) -> NoReturn:
+    raise ValueError(f"not a domain name: {text!r} {why}")
