@@ -228,6 +228,23 @@ class SearchParams(_Frozen):
             ) from None
         return checked
 
+    @field_validator("include_domains", "exclude_domains", mode="before")
+    @classmethod
+    def _domain_list(cls, value: object, info: ValidationInfo) -> object:
+        # pydantic said "Input should be a valid tuple" to include_domains="example.com"
+        # (one site, the likeliest slip) and to None, not what to write instead.
+        if isinstance(value, str):
+            raise ValueError(
+                f"{info.field_name} must be a list of domain names, such as [{value!r}], "
+                "not one string"
+            )
+        if value is None:
+            raise ValueError(
+                f"{info.field_name} must be a list of domain names (leave it out for none), "
+                "not None"
+            )
+        return value
+
     @field_validator("include_domains", "exclude_domains")
     @classmethod
     def _domains(cls, value: tuple[str, ...]) -> tuple[str, ...]:

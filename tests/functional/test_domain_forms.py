@@ -104,3 +104,18 @@ async def test_an_internationalised_site_excluded_drops_both_forms(sim: Simulato
     async with sim_client(sim) as ws:
         found = await ws.search("buch", provider="brave", exclude_domains=["bücher.de"])
     assert [source.title for source in found.sources] == ["Elsewhere"]
+
+
+@pytest.mark.parametrize(
+    ("given", "why"),
+    [
+        ("example.com", "must be a list of domain names, such as ['example.com'], not one string"),
+        (None, "must be a list of domain names (leave it out for none), not None"),
+    ],
+)
+def test_one_string_or_none_is_told_the_list_to_write(given: object, why: str) -> None:
+    for name in ("include_domains", "exclude_domains"):
+        with pytest.raises(ValidationError) as caught:
+            SearchParams.model_validate({"query": "q", name: given})
+        (only,) = caught.value.errors()
+        assert (only["loc"], only["msg"]) == ((name,), f"Value error, {name} {why}")
