@@ -250,10 +250,21 @@ class SearchParams(_Frozen):
     def _domains(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(domain_name(domain) for domain in value)
 
+    @field_validator("date_before")
+    @classmethod
+    def _date_order(cls, value: date | None, info: ValidationInfo) -> date | None:
+        # Checked on the field, not the model, so the error has a place: the command
+        # said "input: date_after must ..." and a program found no field in its loc.
+        after = info.data.get("date_after")
+        if value is not None and after is not None and after > value:
+            raise ValueError(
+                "date_after must not be later than date_before "
+                f"({after.isoformat()} is after {value.isoformat()})"
+            )
+        return value
+
     @model_validator(mode="after")
-    def _date_order(self) -> "SearchParams":
-        if self.date_after and self.date_before and self.date_after > self.date_before:
-            raise ValueError("date_after must not be later than date_before")
+    def _query_date_order(self) -> "SearchParams":
         query = self.query  # its directives count too; most queries hold no colon at all
         if ":" in query and _DATE_DIRECTIVE_NAME.search(query):
             from .filters.query import date_bounds, tokenize  # a leaf: no cycle back here
