@@ -99,7 +99,7 @@ def _problems(details: list[Mapping[str, Any]], arguments: Sequence[str] | None)
         if detail["type"] in _UNKNOWN and len(detail["loc"]) == 1:
             unknown.append(where)
             continue
-        message = validator_message(detail["msg"])
+        message = validator_message(detail["msg"]) + _given_instead(detail)
         problems.append(f"{where}: {message}" if where else message)
     if unknown:
         known = _tool_arguments() if arguments is None else arguments
@@ -108,6 +108,31 @@ def _problems(details: list[Mapping[str, Any]], arguments: Sequence[str] | None)
     return problems
 
 
+def _given_instead(detail: Mapping[str, Any]) -> str:
+    """What a number argument was sent instead, for a model to see its own mistake.
+
+    A model that writes ``{"limit": "5"}`` was told ``Input should be a valid integer``,
+    which it already believed it had sent; now ``, got the string '5': send the number
+    itself, not in quotes``. A bool and a float given for an integer are named too.
+    Pydantic v1's errors carry no input and get nothing.
+    """
+    given = detail.get("input")
+    if detail["type"] not in _NUMBER_TYPES or given is None:
+        return ""
+    if isinstance(given, str):
+        shown = f"the string {given!r}" if len(given) <= _SHOWN_LENGTH else "a string"
+        return f", got {shown}: send the number itself, not in quotes"
+    if isinstance(given, bool):
+        return f", got {str(given).lower()}: send a number"
+    if isinstance(given, float):
+        return f", got {given!r}: send a whole number"
+    return ""
+
+
+_NUMBER_TYPES = frozenset({"int_type", "float_type"})
+"""Pydantic's error types for a strict number field given something else."""
+_SHOWN_LENGTH = 24
+"""The longest string repeated; a longer one is some other argument's text sent here."""
 _UNKNOWN = frozenset({"extra_forbidden", "value_error.extra"})
 """Pydantic's error type for a name the schema has no field for (v2's, then v1's)."""
 _V1_WHOLE = "__root__"
