@@ -351,6 +351,18 @@ async def test_a_three_letter_lang_directive_is_not_sent_and_is_named_not_applie
     assert result.text.endswith("Filters not applied: language=haw.")
 
 
+async def test_a_two_letter_language_search_lang_lacks_is_named_not_applied(
+    sim: Simulator,
+) -> None:
+    """``af`` has two letters but no ``search_lang`` code: it was never sent, yet recorded
+    ``native``. The plan now asks the mapping that builds the query string."""
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="brave", language="af")
+    (request,) = sim["brave"].requests
+    assert "search_lang" not in request.query_dict()
+    assert result.text.endswith("Filters not applied: language=af.")
+
+
 async def test_a_422_for_the_key_is_not_retried(sim: Simulator) -> None:
     sim["brave"].always(
         Fault.http(422, '{"error":{"code":"SUBSCRIPTION_TOKEN_INVALID","status":422}}')

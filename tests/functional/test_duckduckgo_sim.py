@@ -103,6 +103,38 @@ async def test_form_carries_region_and_recency(sim: Simulator) -> None:
     ]
 
 
+async def test_a_region_kl_lacks_is_recorded_unapplied_not_native(sim: Simulator) -> None:
+    """``kl`` falls back to ``us-en`` for a language or country DDG lists no region for:
+    the record said ``native`` for ``af`` and ``country=KE`` though only ``us-en`` left.
+    Now the note names them; a language beside such a country keeps its own region."""
+    async with sim_client(sim) as ws:
+        afrikaans = await ws.run(QUERY, provider="duckduckgo", language="af", use_cache=False)
+        kenya = await ws.run(QUERY, provider="duckduckgo", country="KE", use_cache=False)
+        both = await ws.run(
+            QUERY, provider="duckduckgo", language="de", country="KE", use_cache=False
+        )
+        mixed = await ws.run(
+            QUERY, provider="duckduckgo", language="de", country="US", use_cache=False
+        )
+    forms = [dict(request.form())["kl"] for request in _requests(sim)]
+    assert forms == ["us-en", "us-en", "de-de", "us-en"]
+    assert afrikaans.text.endswith("Filters not applied: language=af.")
+    assert kenya.text.endswith("Filters not applied: country=KE.")
+    assert both.text.endswith("Filters not applied: country=KE.")
+    assert mixed.text.endswith("Filters not applied: language=de.")
+
+
+async def test_japanese_and_korean_go_to_their_regions(sim: Simulator) -> None:
+    """DDG writes Japan's and Korea's regions ``jp-jp`` and ``kr-kr``: a bare ``ja`` or
+    ``ko`` found no region speaking it and went as ``us-en`` (recorded applied)."""
+    async with sim_client(sim) as ws:
+        japanese = await ws.run(QUERY, provider="duckduckgo", language="ja", use_cache=False)
+        await ws.run(QUERY, provider="duckduckgo", language="ko", use_cache=False)
+    forms = [dict(request.form())["kl"] for request in _requests(sim)]
+    assert forms == ["jp-jp", "kr-kr"]
+    assert [item.applied for item in japanese.response.filters] == [("native",)]
+
+
 async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         result = await ws.run(QUERY)

@@ -124,14 +124,34 @@ def _language_sent(language: str | None, support: FilterSupport) -> str | None:
     return two_letter_tag(language)
 
 
+def _locale_sent(wanted: RequestedFilters, support: FilterSupport) -> tuple[str | None, str | None]:
+    """The ``(language, country)`` the provider is sent; ``None`` for what it cannot carry.
+
+    What its parameters cannot carry is recorded ignored, not ``native``.
+
+    The country is asked first, with the language: a pair its parameter lacks (DuckDuckGo
+    has no ``ke-de``) keeps the language rather than losing both to the default region.
+    """
+    language = _language_sent(wanted.language, support)
+    country = wanted.country
+    if country and support.carries_country and not support.carries_country(language, country):
+        country = None
+    if language and support.carries_language and not support.carries_language(language, country):
+        language = None
+    return language, country
+
+
 def _ways(
-    wanted: RequestedFilters, support: FilterSupport
+    wanted: RequestedFilters, support: FilterSupport, locale: tuple[str | None, str | None]
 ) -> dict[FilterName, tuple[FilterWay, ...]]:
     sent = support.sent_domains(wanted.include_domains, wanted.exclude_domains)
     domains: set[FilterName] = {"include_domains", "exclude_domains"}
     unsent = domains - sent
-    if wanted.language and _language_sent(wanted.language, support) is None:
+    language, country = locale
+    if wanted.language and language is None:
         unsent.add("language")
+    if wanted.country and country is None:
+        unsent.add("country")
     return {
         name: ways_for(name, support, wanted.recency, carried=name not in unsent)
         for name, _ in wanted.entries()
@@ -181,7 +201,8 @@ def plan_filters(
     # An OR or AND alone asks for no filter, yet is written per provider: OR as a group,
     # or flat; AND never (every word is wanted anyway, and an API would look for "AND").
     chosen = info.filters if support is None else support
-    ways = _ways(wanted, chosen)
+    language, country = _locale_sent(wanted, chosen)
+    ways = _ways(wanted, chosen, (language, country))
     checks = frozenset(name for name, applied in ways.items() if "post" in applied)
     # A native field whose value the parameter cannot carry is written into the text.
     style = QueryStyle(ways, info.written_by_itself, chosen.demoted, chosen.groups_alternatives())
@@ -193,7 +214,8 @@ def plan_filters(
         "date_before": wanted.date_before,
         # A ``lang:`` directive's, when none was passed; in two letters where the
         # parameter takes only those, none where it has none (recorded ignored).
-        "language": _language_sent(wanted.language, chosen),
+        "language": language,
+        "country": country,
     }
     result_cap: int | None = None
     post_only = any(applied == ("post",) for applied in ways.values())

@@ -4,7 +4,7 @@ Kept apart from the planning code so :mod:`websearch_core.providers.base` can im
 without pulling in anything that imports the providers.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, get_args
 
@@ -19,8 +19,14 @@ __all__ = [
     "TERM_OPERATORS",
     "TEXT_OPERATORS",
     "URL_TITLE_OPERATORS",
+    "Carries",
     "FilterSupport",
 ]
+
+Carries = Callable[[str | None, str | None], bool]
+"""Whether a provider's native parameter carries a search's language (or country), given
+the ``(language, country)`` pair it would be sent: the request builder's own mapping, asked
+before the request is built."""
 
 ALL_FILTERS: Final[tuple[FilterName, ...]] = get_args(FilterName)
 """Every filter name, in the order provenance lists them."""
@@ -104,6 +110,14 @@ class FilterSupport:
     Brave, DuckDuckGo's region): a three-letter code goes as its two-letter twin (``deu``:
     ``de``); one with none (``haw``) is not sent and is recorded as ignored, rather than as
     applied by a parameter that never carried it."""
+    carries_language: Carries | None = None
+    """Whether the native language parameter carries the (two-letter) tag beside that
+    country; ``None``: any tag goes out as it is. Brave's ``search_lang`` list has no ``af``
+    and DuckDuckGo's ``kl`` fell back to ``us-en``: a tag mapped to nothing or to the
+    default is not sent and is recorded as ignored. The request builder maps with the
+    same function, so the record and the wire cannot disagree."""
+    carries_country: Carries | None = None
+    """The same for the native country parameter (DuckDuckGo lists no Kenyan region)."""
     demoted: frozenset[FilterName] = frozenset()
     """Filters whose values the provider is sent as plain words rather than as operators,
     and checked here: the HTML engines' wanted ``inurl:`` (the reference's

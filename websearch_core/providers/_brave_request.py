@@ -18,6 +18,7 @@ __all__ = [
     "MAX_QUERY_WORDS",
     "MAX_RESULTS",
     "brave_search_lang",
+    "carries_language",
     "freshness",
     "query_params",
 ]
@@ -86,6 +87,19 @@ def brave_search_lang(language: str) -> str | None:
         return "en-gb"
     code = _LANG_ALIASES.get(primary, primary)
     return code if code in _SEARCH_LANGS else None
+
+
+def carries_language(language: str | None, country: str | None) -> bool:
+    """Whether ``search_lang`` carries ``language``: the plan records it applied only then.
+
+    Asks :func:`brave_search_lang`, which :func:`query_params` sends, so no second list
+    can drift from the first (``af`` was recorded applied, yet never sent).
+
+    Example:
+        >>> carries_language("pt-BR", None), carries_language("af", "ZA")
+        (True, False)
+    """
+    return language is not None and brave_search_lang(language) is not None
 
 
 def _too_long(query: str) -> bool:

@@ -14,7 +14,16 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["DEFAULT_REGION", "REGIONS", "REGION_ALIASES", "locale_to_kl", "region_for"]
+__all__ = [
+    "DEFAULT_REGION",
+    "REGIONS",
+    "REGION_ALIASES",
+    "carries_country",
+    "carries_language",
+    "kl_locale",
+    "locale_to_kl",
+    "region_for",
+]
 
 DEFAULT_REGION = "us-en"
 
@@ -43,6 +52,14 @@ REGION_ALIASES: Mapping[str, str] = MappingProxyType(
 )
 """Locales whose ``kl`` is not the plain ``rr-ll`` swap."""
 
+_KL_LANGUAGES: Mapping[str, str] = MappingProxyType({"jp": "ja", "kr": "ko", "tzh": "zh"})
+"""``kl`` language parts that are not the ISO 639-1 code (Japan's region is ``jp-jp``)."""
+_KL_COUNTRIES: Mapping[str, str | None] = MappingProxyType(
+    {"uk": "gb", "ue": "us", "ct": "es", "sl": "si", "xa": None, "xl": None}
+)
+"""``kl`` region parts that are not the ISO 3166-1 code; ``None``: no one country (Arabia,
+Latin America, no region)."""
+
 _REGION_SET = frozenset(REGIONS)
 _REGION_SUBTAG = re.compile(r"^(?:[a-z]{2}|\d{3})$")
 
@@ -63,10 +80,50 @@ def locale_to_kl(locale: str | None) -> str:
     return kl if kl is not None else DEFAULT_REGION
 
 
+def kl_locale(kl: str) -> tuple[str | None, str | None]:
+    """The ISO ``(language, country)`` a ``kl`` code stands for (``None``: none).
+
+    Example:
+        >>> kl_locale("jp-jp"), kl_locale("uk-en"), kl_locale("wt-wt")
+        (('ja', 'jp'), ('en', 'gb'), (None, None))
+    """
+    region, _, language = kl.partition("-")
+    if region == "wt":  # "no region": no language either
+        return None, None
+    return _KL_LANGUAGES.get(language, language), _KL_COUNTRIES.get(region, region)
+
+
+def carries_language(language: str | None, country: str | None) -> bool:
+    """Whether the ``kl`` sent for this pair holds ``language`` (not the ``us-en`` fallback).
+
+    The plan asks this before :func:`region_for` builds the form, so ``language`` is
+    recorded applied only when the region sent speaks it.
+
+    Example:
+        >>> carries_language("fr", "CH"), carries_language("af", None), carries_language("de", "US")
+        (True, False, False)
+    """
+    if not language:
+        return False
+    return kl_locale(region_for(language, country))[0] == language.split("-")[0].lower()
+
+
+def carries_country(language: str | None, country: str | None) -> bool:
+    """Whether the ``kl`` sent for this pair is ``country``'s region (DDG lists no ``ke``).
+
+    Example:
+        >>> carries_country(None, "GB"), carries_country("de", "KE")
+        (True, False)
+    """
+    if not country:
+        return False
+    return kl_locale(region_for(language, country))[1] == country.lower()
+
+
 def _home_region(language: str) -> str:
     """The region a bare language is most at home in, as DDG lists them."""
     lang = language.strip().lower()
-    speaking = [code for code in REGIONS if code.split("-")[1] == lang]
+    speaking = [code for code in REGIONS if kl_locale(code)[0] == lang]
     if DEFAULT_REGION in speaking or not speaking:
         return DEFAULT_REGION
     return next((code for code in speaking if code.split("-")[0] == lang), speaking[0])

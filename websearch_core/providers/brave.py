@@ -61,6 +61,7 @@ from ._brave_request import (
     DEFAULT_RESULTS,
     MAX_RESULTS,
     brave_search_lang,
+    carries_language,
     freshness,
     query_params,
 )
@@ -89,6 +90,7 @@ _FILTERS: Final = FilterSupport(
     # Brave's operator list has intitle:, not inurl: (the reference sends it anyway).
     unpromised=frozenset({"in_url", "exclude_in_url"}),
     two_letter_language=True,  # ``search_lang`` lists no three-letter code
+    carries_language=carries_language,  # nor ``af``: what query_params drops is unapplied
 )
 INFO = ProviderInfo(
     id="brave",

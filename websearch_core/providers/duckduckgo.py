@@ -42,6 +42,8 @@ from ._duckduckgo_regions import (
     DEFAULT_REGION,
     REGION_ALIASES,
     REGIONS,
+    carries_country,
+    carries_language,
     locale_to_kl,
     region_for,
 )
@@ -93,6 +95,8 @@ INFO = ProviderInfo(
         query=SCRAPER_OPERATORS,
         demoted=frozenset({"in_url"}),
         two_letter_language=True,  # ``kl`` pairs regions with two-letter languages
+        carries_language=carries_language,  # and falls back to us-en: what it lacks
+        carries_country=carries_country,  # is recorded unapplied, not native
     ),
 )
 
