@@ -397,6 +397,10 @@ class AppliedFilter(_Frozen):
     query syntax (``query``), our local check of the results (``post``); ``ignored`` when
     none could, or, after ``post``, when some results could not be checked (no date, no
     snippet) and were kept."""
+    unapplied_by: tuple[str, ...] = ()
+    """For results merged from several engines (Public Web): the engines that did not
+    apply it, when others did. The model is told which results the filter never reached
+    rather than that some were unchecked."""
 
 
 class SearchResponse(_Frozen):

@@ -63,7 +63,28 @@ async def test_a_filter_only_some_engines_apply_is_reported_as_partly_ignored(
     assert result.error is None, result.error
     (record,) = result.response.filters
     assert (record.name, record.applied) == ("language", ("native", "ignored"))
-    assert "Filters not applied: language=de (some results unchecked)." in result.text
+    ignoring = [eid for eid in ENGINES if eid not in ("duckduckgo", "google")]
+    assert record.unapplied_by == tuple(ignoring)
+    # The engines that never saw it are named (the language was not "unchecked").
+    assert f"Filters not applied: language=de (not applied by {', '.join(ignoring)})." in (
+        result.text
+    )
+
+
+async def test_an_engine_whose_region_falls_back_is_named_not_counted_as_applying(
+    sim: Simulator,
+) -> None:
+    """DuckDuckGo has no Afrikaans region (``kl`` falls back to ``us-en``): with only it
+    and Google asked, the record said ``native`` though DuckDuckGo's half never had the
+    language. Now it reads applied by one engine, and names the other."""
+    others = tuple(eid for eid in ENGINES if eid not in ("duckduckgo", "google"))
+    async with WebSearch(sim.settings(exclude=UNSIMULATED + others)) as ws:
+        result = await ws.run("laravel", provider="public", language="af", use_cache=False)
+    assert result.error is None, result.error
+    assert [dict(request.form())["kl"] for request in sim["duckduckgo"].requests] == ["us-en"]
+    (record,) = result.response.filters
+    assert (record.applied, record.unapplied_by) == (("native", "ignored"), ("duckduckgo",))
+    assert "Filters not applied: language=af (not applied by duckduckgo)." in result.text
 
 
 async def test_a_filter_every_answering_engine_applies_stays_native(sim: Simulator) -> None:

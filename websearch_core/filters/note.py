@@ -15,7 +15,8 @@ def ignored_note(response: SearchResponse) -> str | None:
 
     A filter checked locally but met by results it could not check (no date, no snippet)
     reads as ``date_after=2025-01-01 (some results unchecked)``: the model should not take
-    those results on trust.
+    those results on trust. Merged from engines some of which ignored it outright, it
+    names them: ``language=af (not applied by duckduckgo)``.
 
     Examples:
         >>> from websearch_core.models import AppliedFilter
@@ -33,12 +34,19 @@ def ignored_note(response: SearchResponse) -> str | None:
         ...     AppliedFilter(name="language", value="de", applied=("ignored",)),
         ... )))
         'Filters not applied: language=fr, language=de (language=fr used instead).'
+        >>> ignored_note(SearchResponse(provider="public", filters=(
+        ...     AppliedFilter(name="language", value="af", applied=("native", "ignored"),
+        ...         unapplied_by=("duckduckgo", "bing")),
+        ... )))
+        'Filters not applied: language=af (not applied by duckduckgo, bing).'
     """
     parts = []
     for item in response.filters:
         if "ignored" not in item.applied:
             continue
         partly = " (some results unchecked)" if len(item.applied) > 1 else ""
+        if item.unapplied_by:
+            partly = f" (not applied by {', '.join(item.unapplied_by)})"
         used = _used_instead(item, response.filters)
         instead = f" ({item.name}={used} used instead)" if used else ""
         parts.append(f"{item.name}={item.value}{partly}{instead}")

@@ -252,6 +252,8 @@ def apply_plan(
     # it does not take) is ignored, whatever the plan meant to do with it upstream; one
     # that only part of its results met (an aggregate's engine that ignored it) is partly so.
     upstream = {f.name: f.applied for f in response.filters}
+    # The engines of an aggregate that ignored it outright, named in the note.
+    unapplied_by = {f.name: f.unapplied_by for f in response.filters}
 
     def ways(name: FilterName, value: str) -> tuple[FilterWay, ...]:
         recorded = upstream.get(name, ())
@@ -262,11 +264,14 @@ def apply_plan(
             return (*planned, "ignored")
         return planned
 
+    def entry(name: FilterName, value: str) -> AppliedFilter:
+        applied = ways(name, value)
+        partly = len(applied) > 1 and "ignored" in applied
+        by = unapplied_by.get(name, ()) if partly else ()
+        return AppliedFilter(name=name, value=value, applied=applied, unapplied_by=by)
+
     record = (
-        *(
-            AppliedFilter(name=name, value=value, applied=ways(name, value))
-            for name, value in plan.wanted.entries()
-        ),
+        *(entry(name, value) for name, value in plan.wanted.entries()),
         # A ``lang:`` that gave way to the language used: asked for, and not applied.
         *(
             AppliedFilter(name="language", value=tag, applied=("ignored",))
@@ -331,38 +336,48 @@ def locally_kept(
     return kept, () if kept else unmatched_filters(plan, sources)
 
 
-def engines_record(records: Sequence[Sequence[AppliedFilter]]) -> tuple[AppliedFilter, ...]:
+def engines_record(
+    records: Sequence[tuple[str, Sequence[AppliedFilter]]],
+) -> tuple[AppliedFilter, ...]:
     """One record for results merged from several engines' answers (the Public Web fan-out).
 
     A filter every engine ignored is ignored; one that some engine ignored, or applied
     with results it could not check, holds only for part of the merge: its record is
     every way the engines used, then ``ignored`` (:func:`apply_plan` reads it as partly
-    applied). A filter every engine applied needs no record: the aggregate's plan holds.
-    Without this the aggregate would claim its own plan (``language: native``) for
-    results from engines that never saw the filter.
+    applied), and ``unapplied_by`` names the engines that ignored it outright. A filter
+    every engine applied needs no record: the aggregate's plan holds. Without this the
+    aggregate would claim its own plan (``language: native``) for results from engines
+    that never saw the filter, and the model could not tell which.
 
     Args:
-        records: Each contributing engine's ``SearchResponse.filters``.
+        records: Each contributing engine's id and ``SearchResponse.filters``.
 
     Example:
-        >>> engines_record([
-        ...     (AppliedFilter(name="language", value="de", applied=("native",)),),
-        ...     (AppliedFilter(name="language", value="de", applied=("ignored",)),),
-        ... ])[0].applied
-        ('native', 'ignored')
+        >>> record = engines_record([
+        ...     ("google", (AppliedFilter(name="language", value="af", applied=("native",)),)),
+        ...     ("duckduckgo", (AppliedFilter(name="language", value="af",
+        ...         applied=("ignored",)),)),
+        ... ])[0]
+        >>> record.applied, record.unapplied_by
+        (('native', 'ignored'), ('duckduckgo',))
     """
-    merged: dict[FilterName, tuple[str, list[tuple[FilterWay, ...]]]] = {}
-    for record in records:
+    merged: dict[FilterName, tuple[str, list[tuple[str, tuple[FilterWay, ...]]]]] = {}
+    for engine, record in records:
         for item in record:
-            merged.setdefault(item.name, (item.value, []))[1].append(item.applied)
+            merged.setdefault(item.name, (item.value, []))[1].append((engine, item.applied))
     result = []
     for name, (value, applied) in merged.items():
-        if not any("ignored" in ways for ways in applied):
+        if not any("ignored" in ways for _, ways in applied):
             continue
-        used = {way for ways in applied for way in ways}
-        if len(applied) == len(records) and used == {"ignored"}:
-            partly: tuple[FilterWay, ...] = ()
-        else:
+        used = {way for _, ways in applied for way in ways}
+        partly: tuple[FilterWay, ...] = ()
+        unapplied: tuple[str, ...] = ()
+        if len(applied) < len(records) or used != {"ignored"}:
             partly = tuple(way for way in _APPLYING_WAYS if way in used)
-        result.append(AppliedFilter(name=name, value=value, applied=(*partly, "ignored")))
+            unapplied = tuple(engine for engine, ways in applied if ways == ("ignored",))
+        result.append(
+            AppliedFilter(
+                name=name, value=value, applied=(*partly, "ignored"), unapplied_by=unapplied
+            )
+        )
     return tuple(result)

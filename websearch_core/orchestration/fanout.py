@@ -981,7 +981,9 @@ async def merged_search(
         sources=tuple(merge_results(results, count)),
         partial=bool(unanswered),
         notes=notes,
-        filters=engines_record([response.filters for response in contributing]),
+        filters=engines_record(
+            [(response.provider, response.filters) for response in contributing]
+        ),
     )
 
 
