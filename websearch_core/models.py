@@ -14,10 +14,12 @@ from pydantic import (
     ConfigDict,
     Field,
     ModelWrapValidatorHandler,
+    SerializerFunctionWrapHandler,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
     field_validator,
+    model_serializer,
     model_validator,
 )
 from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
@@ -401,6 +403,17 @@ class AppliedFilter(_Frozen):
     """For results merged from several engines (Public Web): the engines that did not
     apply it, when others did. The model is told which results the filter never reached
     rather than that some were unchecked."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_engines(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Leave out an empty ``unapplied_by``, so the JSON shape stays as it was.
+
+        A single provider's record (nearly every one) has none.
+        """
+        data = handler(self)
+        if not self.unapplied_by and isinstance(data, dict):
+            data.pop("unapplied_by", None)
+        return data
 
 
 class SearchResponse(_Frozen):

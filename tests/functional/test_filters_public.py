@@ -85,6 +85,9 @@ async def test_an_engine_whose_region_falls_back_is_named_not_counted_as_applyin
     (record,) = result.response.filters
     assert (record.applied, record.unapplied_by) == (("native", "ignored"), ("duckduckgo",))
     assert "Filters not applied: language=af (not applied by duckduckgo)." in result.text
+    # The JSON names them too; a record without such engines keeps its old keys.
+    (dumped,) = result.response.model_dump(mode="json")["filters"]
+    assert dumped["unapplied_by"] == ["duckduckgo"]
 
 
 async def test_a_filter_every_answering_engine_applies_stays_native(sim: Simulator) -> None:
