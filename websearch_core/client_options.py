@@ -2,7 +2,9 @@
 
 The LangChain tool and retriever and the LlamaIndex retriever all accept the same
 construction-time options (settings, keys, a preferred provider, a timeout, or a ready
-client) with the same checks; they inherit them from :class:`ClientOptions`. Pydantic
+client) with the same checks; they inherit them from :class:`ClientOptions`. Every other
+``WebSearch`` keyword (``deadline_seconds=``, ``session=``, ...) is taken too, as the
+LlamaIndex factories take it, and kept beside the fields (:mod:`.given_options`). Pydantic
 only: the core still imports no framework.
 
 Defining an adapter's class must stay cheap (it happens on ``import langchain_websearch``),
@@ -30,6 +32,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from .client_arguments import settings_problem, web_search_problem
+from .given_options import GivenOptions, option_names, split_given_options
 from .meant_names import named_field_extras
 from .settings_limits import MAX_TIMEOUT_SECONDS
 from .tool_copies import with_own_clients
@@ -125,6 +128,12 @@ class ClientOptions(BaseModel):
 
     _clients: "LoopBoundClient" = PrivateAttr(default_factory=loop_bound_client)
     """The adapter's own clients (one per event loop), used when ``web_search`` is not given."""
+    _given: GivenOptions = PrivateAttr(default_factory=GivenOptions)
+    """The other ``WebSearch`` options given (``deadline_seconds=``, ``session=``, ...).
+
+    Not fields: they would join the JSON schema and dumps (a LangChain tool's schema is
+    its own, but its fields are listed wherever the model is), and declaring them would
+    define the settings model with the class, on import."""
 
     @model_validator(mode="wrap")
     @classmethod
@@ -135,16 +144,28 @@ class ClientOptions(BaseModel):
         permitted`` alone; now ``api_key: unexpected keyword argument; did you mean
         api_keys?``. The error keeps its type (``extra_forbidden``), location and every
         other error; one in the ``settings`` given is the settings' own.
+
+        Any other ``WebSearch`` keyword is taken out first, its value checked as the
+        LlamaIndex factories check it (:func:`.given_options.split_given_options`), and
+        kept for :meth:`new_client`; a misspelt one is named with it
+        (``deadline_second``: ``did you mean deadline_seconds?``).
         """
+        given = GivenOptions()
+        if isinstance(data, Mapping) and not data.keys() <= cls.model_fields.keys():
+            title = cls.model_config.get("title") or cls.__name__
+            data, given = split_given_options(title, cls.model_fields.keys(), data)
         try:
-            return handler(data)
+            built = handler(data)
         except ValidationError as error:
-            named = named_field_extras(
-                error, cls.model_fields.keys(), "unexpected keyword argument"
-            )
+            known = {*cls.model_fields.keys(), *option_names()}
+            named = named_field_extras(error, known, "unexpected keyword argument")
             if named is None:
                 raise
             raise named from None
+        if given:
+            cast("dict[str, Any]", built.__pydantic_private__)["_given"] = given
+            built._one_source_of_configuration()
+        return built
 
     @field_validator("provider")
     @classmethod
@@ -187,6 +208,8 @@ class ClientOptions(BaseModel):
         from .one_source import both_sources_problem  # a leaf: cheap at construction
 
         options = {name: getattr(self, name) for name in _BUILD_OPTIONS}
+        if self.__pydantic_private__:  # set once built: the options given beside the fields
+            options.update(self.__pydantic_private__["_given"])
         problem = both_sources_problem(self.web_search, options)
         if problem is not None:
             raise ValueError(problem)
@@ -217,7 +240,7 @@ class ClientOptions(BaseModel):
 
         owner = self.model_config.get("title") or type(self).__name__
         options = {name: getattr(self, name) for name in ClientOptions.model_fields}
-        picklable_options(owner, options)
+        picklable_options(owner, {**options, **self._own_given()})
         return super().__getstate__()
 
     def _own_clients(self) -> "LoopBoundClient":
@@ -232,6 +255,11 @@ class ClientOptions(BaseModel):
         private = cast("dict[str, Any]", self.__pydantic_private__)  # set: _clients is one
         return cast("LoopBoundClient", private["_clients"])
 
+    def _own_given(self) -> GivenOptions:
+        """The other ``WebSearch`` options given (read as :meth:`_own_clients` reads)."""
+        private = cast("dict[str, Any]", self.__pydantic_private__)
+        return cast("GivenOptions", private["_given"])
+
     def new_client(self) -> "WebSearch":
         """A new :class:`WebSearch` built from these options (not from ``web_search``).
 
@@ -245,7 +273,7 @@ class ClientOptions(BaseModel):
         from .client import WebSearch
         from .settings_errors import configuration_errors
 
-        overrides: dict[str, Any] = {}
+        overrides: dict[str, Any] = dict(self._own_given())
         if self.provider is not None:
             overrides["provider"] = self.provider
         if self.timeout_seconds is not None:
