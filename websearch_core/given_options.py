@@ -63,8 +63,9 @@ def split_given_options(
 
     Raises:
         ValidationError: An option's value is one ``WebSearch`` would refuse: a setting its
-            ``Settings`` field refuses (worded as the LlamaIndex factories word it), or a ``session`` or
-            ``oauth_refreshers`` of the wrong kind; located at the option, input hidden.
+            ``Settings`` field refuses (worded as the LlamaIndex factories word it), or a
+            ``session`` or ``oauth_refreshers`` of the wrong kind; located at the option,
+            its input hidden.
     """
     names = option_names()
     taken = {name: value for name, value in data.items() if name in names and name not in fields}
