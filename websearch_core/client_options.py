@@ -164,7 +164,7 @@ class ClientOptions(BaseModel):
             raise named from None
         if given:
             cast("dict[str, Any]", built.__pydantic_private__)["_given"] = given
-            built._one_source_of_configuration()
+            built._refuse_client_beside_options()  # the after-validator ran without them
         return built
 
     @field_validator("provider")
@@ -205,6 +205,11 @@ class ClientOptions(BaseModel):
     @model_validator(mode="after")
     def _one_source_of_configuration(self) -> Self:
         """Refuse a ``web_search`` client beside options to build one (see :mod:`.one_source`)."""
+        self._refuse_client_beside_options()
+        return self
+
+    def _refuse_client_beside_options(self) -> None:
+        """Raise ``ValueError`` naming the options given beside a ``web_search`` client."""
         from .one_source import both_sources_problem  # a leaf: cheap at construction
 
         options = {name: getattr(self, name) for name in _BUILD_OPTIONS}
@@ -213,7 +218,6 @@ class ClientOptions(BaseModel):
         problem = both_sources_problem(self.web_search, options)
         if problem is not None:
             raise ValueError(problem)
-        return self
 
     def __copy__(self) -> Self:
         """A shallow copy (``copy.copy``, ``model_copy``) that opens its own clients.
