@@ -80,10 +80,10 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
             from langchain_websearch import WebSearchTool
 
             tool = WebSearchTool()
+            # any WebSearch option, checked now and kept out of the tool's schema:
+            tool = WebSearchTool(deadline_seconds=30, exclude="bing", cache=False)
             # or with explicit configuration:
             tool = WebSearchTool(api_keys={"brave": "..."}, provider="brave", timeout_seconds=20)
-            # any other WebSearch option too, checked now and kept out of the tool's schema:
-            tool = WebSearchTool(deadline_seconds=30, exclude="bing", cache=False)
 
     Invoke directly with args:
         .. code-block:: python
