@@ -9,6 +9,9 @@ import asyncio
 import threading
 from typing import Any
 
+from websearch_core.state import StateStore
+from websearch_core.state.failsafe import FailSafeStore
+
 _PREFIX = "websearch-state"
 
 
@@ -42,3 +45,15 @@ async def until_queued(store: Any, calls: int, guard: float = 30.0) -> None:
     async with asyncio.timeout(guard):
         while store._calls.value < calls:
             await asyncio.sleep(0.01)
+
+
+def calls_made(store: StateStore) -> int:
+    """Calls ever queued on the store's thread by callers: a call to a silent store waits.
+
+    Why a count and not the time taken: a call that queued behind the one still unanswered
+    waited its 3 s (``STATE_WAIT_SECONDS``), and a bound on the time taken flips on a loaded
+    machine; a call never made cannot wait. Sees through the fail-safe wrapper.
+    """
+    inner = store.inner if isinstance(store, FailSafeStore) else store
+    submitted: int = inner._calls.submitted  # type: ignore[attr-defined]
+    return submitted

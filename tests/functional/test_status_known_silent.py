@@ -25,9 +25,9 @@ from tests.functional._locked_store import (
     write_lock_held,
 )
 from tests.functional._sim_helpers import SILENT
+from tests.store_threads import calls_made
 from websearch_core import Settings, WebSearch
 from websearch_core.state import StateStore
-from websearch_core.state.failsafe import FailSafeStore
 from websearch_core.status import state_problem
 from websearch_core.testing import Simulator
 
@@ -43,25 +43,13 @@ async def test_the_status_names_a_store_known_silent_at_once(silent_state: dict[
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             assert (await ws.search("rust tokio")).provider == "tavily"  # gave up on the store
             store = await ws.state()
-            calls = _calls_made(store)
+            calls = calls_made(store)
             problem = await state_problem(store)
             rows = {row.id: row for row in await ws.provider_status()}
-            asked = _calls_made(store) - calls
+            asked = calls_made(store) - calls
     assert problem is not None and SILENT in problem
     assert rows["brave"].budget == "1000/month"
     assert asked == 0  # one call would have queued behind the unanswered one, for 3 s
-
-
-def _calls_made(store: StateStore) -> int:
-    """Calls ever queued on the store's thread by callers: a call to a silent store waits.
-
-    Why a count and not the time taken: the table that asked the store again waited its
-    3 s (``STATE_WAIT_SECONDS``) behind the call still unanswered, and a bound on the time
-    flips on a loaded machine; a call it did not make cannot wait.
-    """
-    inner = store.inner if isinstance(store, FailSafeStore) else store
-    submitted: int = inner._calls.submitted  # type: ignore[attr-defined]
-    return submitted
 
 
 def _sqlite_settings(sim: Simulator, state_dir: Path) -> Settings:
