@@ -6,9 +6,16 @@ queued on the store's thread: the lock released while the store was closing, the
 landed (the mark was gone), contradicting the message. ``WebSearch.reset_provider`` had no
 bound at all: it waited out the busy timeout (10.1 s measured), then failed with
 "database is locked", naming neither what it waited for nor what was left undone.
+
+Bound by states, not by the time taken (``elapsed < 8`` s, which a loaded machine could
+flip, and a fixed 0.5 s sleep for "waiting behind the lock by now"): the store waits an
+hour for the lock here, so a reset that waited for it would hang to a 30 s guard, and one
+that gave up leaves the store's call still unanswered; the cancel comes once the callers'
+call is queued on the store's thread.
 """
 
 import asyncio
+import functools
 import sqlite3
 import time
 import uuid
@@ -17,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.sqlite_holder import held_by_another_process
-from tests.store_threads import join_new_store_threads, store_threads
+from tests.store_threads import join_new_store_threads, store_threads, until_queued
 from websearch_core import WebSearch
 from websearch_core.settings import Settings
 from websearch_core.state import StateStoreTimeoutError
@@ -27,6 +34,10 @@ from websearch_core.status import reset_state
 
 _LOCKED = "did not answer within 3 s (another process may be holding the file locked)"
 _NOT_CLEARED = "brave's cooldowns, quota marks and usage counters were not cleared"
+HOUR = 3600.0
+"""The store's own wait for another process's lock here (10 s by default)."""
+HANG_GUARD = 30.0
+"""Seconds a reset that waited for the lock rather than give up at 3 s may hang: ten times."""
 
 
 async def _mark_brave(path: Path) -> None:
@@ -67,22 +78,24 @@ async def test_a_reset_given_up_on_does_not_clear_when_the_lock_goes_during_the_
 
 
 async def test_reset_provider_gives_up_after_3_s_names_the_store_and_clears_nothing_later(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "state.sqlite3"
     await _mark_brave(path)
     before = store_threads()
+    patient = functools.partial(SQLiteStore, busy_timeout=HOUR)
+    monkeypatch.setattr("websearch_core.state.open.SQLiteStore", patient)
     ws = WebSearch(Settings(state_backend="sqlite", state_dir=tmp_path))
-    await ws.state()
+    store = await ws.state()
     with held_by_another_process(path) as lock:
-        started = time.monotonic()
         with pytest.raises(StateStoreTimeoutError) as raised:
-            await ws.reset_provider("brave")
-        elapsed = time.monotonic() - started
+            async with asyncio.timeout(HANG_GUARD):  # it waited for the lock, not its 3 s
+                await ws.reset_provider("brave")
+        still_waiting = store.known_silent() is not None
         lock.release()
         await ws.aclose()
     assert join_new_store_threads(before)
-    assert elapsed < 8.0  # the busy timeout took 10 s
+    assert still_waiting  # given up on: the store's call was still behind the lock
     assert str(raised.value) == f"SQLiteStore({str(path)!r}) {_LOCKED}; {_NOT_CLEARED}"
     assert raised.value.withdrawn
     assert _brave_rows(path) == (1, 1)
@@ -106,7 +119,7 @@ async def test_a_reset_cancelled_while_it_waits_clears_nothing_once_the_lock_goe
     store = SQLiteStore(path)
     with held_by_another_process(path) as lock:
         reset = asyncio.create_task(reset_state(store, "brave"))
-        await asyncio.sleep(0.5)  # waiting behind the lock by now (3 s before it gives up)
+        await until_queued(store, 1)  # waiting behind the lock (3 s before it gives up)
         reset.cancel()
         with pytest.raises(asyncio.CancelledError):
             await reset
