@@ -399,17 +399,13 @@ def test_public_is_registered_last_in_the_order() -> None:
 
 SOFT = 0.3
 HARD = 1.0
-TOLERANCE = 2.0
-"""How late past its bound a timed fan-out may end: a loaded machine ran one 0.7 s over
-(0.5 s allowed). Each timed test keeps the outcome it rules out (the hard cap, an engine's
-hang) further away than its bound plus this."""
 LONG = 300.0
 """What a fan-out that ends early must not wait for: the most ``timeout_seconds`` allows.
 
-Why: the fan-out tests bounded ``elapsed < bound + TOLERANCE``, which a
-loaded machine can flip. Now what the fan-out would wait for if it did not end on its own
-(the hard cap, the hanging engines, the provider's own time) takes this long, so a fan-out
-that waited hangs to :data:`HANG_GUARD` instead of passing slowly.
+Why: the fan-out tests bounded ``elapsed < bound + 2.0`` (a loaded machine once ran 0.7 s
+over a 0.5 s slack, so even 2 s can flip). Now what the fan-out would wait for if it did
+not end on its own (the hard cap, the hanging engines, the provider's own time) takes this
+long, so a fan-out that waited hangs to :data:`HANG_GUARD` instead of passing slowly.
 """
 HANG_GUARD = 30.0
 """Seconds a fan-out that should end at its own bound may take before the test fails."""
@@ -757,18 +753,19 @@ async def test_a_late_loop_keeps_the_fan_outs_own_answer_over_the_hard_stop(
 async def test_every_engine_failing_is_an_aggregated_503(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _install(monkeypatch, _all_engines(), hard=4.0)
+    _install(monkeypatch, _all_engines(), hard=LONG)
     sim["duckduckgo"].always(Fault.challenge())
     sim["stub-bing"].always(Fault.unauthorized())
     sim["stub-google"].always(Fault.hang(0.4))  # a slow failure: 504 after 0.4 s
     sim["stub-mojeek"].always(Fault.malformed())
     with caplog.at_level(logging.INFO, logger=PUBLIC_LOGGER):
-        async with _client(sim) as ws:
+        async with _client(sim, timeout_seconds=LONG) as ws:
             started = time.perf_counter()
             with pytest.raises(AllProvidersFailedError) as caught:
-                await ws.search(QUERY, provider="public")
+                async with asyncio.timeout(HANG_GUARD):  # all settled: no wait for the cap
+                    await ws.search(QUERY, provider="public")
             elapsed = time.perf_counter() - started
-    assert 0.4 <= elapsed < 0.4 + TOLERANCE  # all settled: no waiting for the hard cap
+    assert elapsed >= 0.4  # stub-google's slow failure ended it
     (error,) = caught.value.failures
     assert isinstance(error, PublicEnginesFailedError)
     assert (error.provider, error.status) == ("public", 503)
@@ -813,19 +810,18 @@ async def test_excluded_engines_are_not_asked(
 async def test_caller_cancellation_cancels_the_fan_out(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _install(monkeypatch, _all_engines(), soft=5.0, hard=10.0)
+    _install(monkeypatch, _all_engines(), soft=LONG, hard=LONG)
     for engine_id in ("duckduckgo", *STUBS):
-        sim[engine_id].always(Fault.hang(5))
-    async with _client(sim) as ws:
+        sim[engine_id].always(Fault.hang())
+    async with _client(sim, timeout_seconds=LONG) as ws:
         task = asyncio.create_task(ws.run(QUERY, provider="public"))
         while not all(sim[engine_id].requests for engine_id in ("duckduckgo", *STUBS)):
             await asyncio.sleep(0.01)
         assert not _no_public_tasks()
-        started = time.perf_counter()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
-            await task
-        assert time.perf_counter() - started < TOLERANCE
+            async with asyncio.timeout(HANG_GUARD):  # the cancel waited for the engines
+                await task
         assert _no_public_tasks()
 
 
@@ -917,8 +913,10 @@ async def test_each_engine_s_log_record_carries_its_attempt_as_fields(
     sim["stub-mojeek"].always(Fault.malformed())
     with caplog.at_level(logging.INFO, logger=PUBLIC_LOGGER):
         async with _client(sim) as ws:
+            started = time.perf_counter()
             with pytest.raises(AllProvidersFailedError) as caught:
                 await ws.search(QUERY, provider="public", use_cache=False)
+            search_ms = (time.perf_counter() - started) * 1000
             with pytest.raises(AllProvidersFailedError):  # the refusing engine now cools down
                 await ws.search(QUERY, provider="public", use_cache=False)
     (error,) = caught.value.failures
@@ -930,6 +928,7 @@ async def test_each_engine_s_log_record_carries_its_attempt_as_fields(
     again = [first[0], ("stub-bing", "skipped", None), *first[2:]]
     assert fields == first + again
     waited = {r.provider: r.ms for r in records[:4]}  # type: ignore[attr-defined]
-    assert 200 <= waited["stub-google"] < 200 + TOLERANCE * 1000
+    # Its own wait, inside the search's: not a bound on the time, which load can flip.
+    assert 200 <= waited["stub-google"] <= search_ms
     assert all(isinstance(ms, float) and ms > 0 for ms in waited.values())
     assert all(r.getMessage().startswith(f"public: {r.provider} failed: ") for r in records)  # type: ignore[attr-defined]
