@@ -1,8 +1,13 @@
-"""The whole-call deadline: nothing a provider does keeps a search past it."""
+"""The whole-call deadline: nothing a provider does keeps a search past it.
+
+Bound by what the texts name and a hang guard, not by the time taken (``elapsed <`` the
+scraper's 15 s, half a 30 s deadline, 3.5 s: margins a loaded machine eats). What a search
+that ignored its bound would wait for instead (a provider's own time, the deadline) is made
+the most the settings allow, so a regression hangs to :data:`HANG_GUARD`.
+"""
 
 import asyncio
 import re
-import time
 
 import pytest
 
@@ -13,6 +18,8 @@ from websearch_core.state import CachedEntry, MemoryStore
 from websearch_core.testing import Fault, Simulator
 
 KEYLESS = ["duckduckgo", "bing", "yahoo", "startpage", "google", "ecosia", "mojeek"]
+HANG_GUARD = 30.0
+"""Seconds a search cut by its deadline may take before the test fails as hung."""
 
 
 @pytest.fixture(autouse=True)
@@ -32,18 +39,14 @@ async def test_seven_engines_that_never_answer_end_at_the_deadline_with_a_clear_
             sim[engine].always(Fault.hang())
         # 5 s: with 2 s, on a loaded machine the call's setup (the first search loads the
         # engines) used the whole deadline, and DuckDuckGo was not tried either.
-        settings = sim.settings(timeout_seconds=None, deadline_seconds=5.0)
-        async with WebSearch(settings) as ws:
-            started = time.monotonic()
+        # DuckDuckGo's own time is 300 s (the most allowed): only the deadline cuts it.
+        settings = sim.settings(timeout_seconds=300.0, deadline_seconds=5.0)
+        async with WebSearch(settings) as ws, asyncio.timeout(HANG_GUARD):
             result = await ws.run("python asyncio")
-            elapsed = time.monotonic() - started
     assert result.is_error
     # Its 5 s less what the call's setup took.
     assert re.search(r"DuckDuckGo request timed out after (5|[1-4]\.\d)s", result.text)
     assert "the 5s deadline for the whole search ran out; not tried: bing, yahoo" in result.text
-    # Cut by the deadline: a search that is not ends no sooner than DuckDuckGo's own 15 s
-    # timeout, so the bound is that, not the deadline plus a slack load can eat.
-    assert elapsed < settings.provider_timeout("scraper")  # DuckDuckGo is a scraper
     skipped = [a.provider for a in result.response.attempts if a.detail == "deadline reached"]
     assert skipped == KEYLESS[1:]
     assert [len(sim[engine].requests) for engine in KEYLESS] == [1, 0, 0, 0, 0, 0, 0]
@@ -52,16 +55,14 @@ async def test_seven_engines_that_never_answer_end_at_the_deadline_with_a_clear_
 async def test_each_provider_gets_the_lesser_of_its_timeout_and_what_remains() -> None:
     async with Simulator(["brave", "duckduckgo"]) as sim:
         sim["brave"].always(Fault.hang())
-        settings = sim.settings(timeout_seconds=1.0, deadline_seconds=30.0)
+        # 900 s (the most allowed): a Brave given what remains of it hangs to the guard.
+        settings = sim.settings(timeout_seconds=1.0, deadline_seconds=900.0)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            started = time.monotonic()
-            result = await ws.run("python asyncio")
-            elapsed = time.monotonic() - started
-    # Brave used its own second; DuckDuckGo then answered well inside the deadline (a Brave
-    # given what remains of the deadline would have hung all 30 s of it).
+            async with asyncio.timeout(HANG_GUARD):
+                result = await ws.run("python asyncio")
+    # Brave used its own second; DuckDuckGo then answered.
     assert result.response.provider == "duckduckgo"
     assert result.response.attempts[0].detail == "Brave request timed out after 1s"
-    assert elapsed < settings.deadline_seconds / 2
 
 
 class _SlowCacheStore(MemoryStore):
@@ -92,17 +93,14 @@ async def test_time_spent_before_the_chain_counts_against_the_deadline(method: s
         settings = sim.settings(timeout_seconds=None, deadline_seconds=2.0, provider="brave")
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             ws._store = _SlowCacheStore(1.5)  # the client's store, as state() opens it
-            started = time.monotonic()
             if method == "run":
                 text = (await ws.run("python asyncio")).text
             else:
                 with pytest.raises(AllProvidersFailedError) as raised:
                     await ws.search("python asyncio")
                 text = str(raised.value)
-            elapsed = time.monotonic() - started
     # What the lookup left: 0.5 s, less on a loaded machine where the lookup runs late
     # (never the whole 2 s the chain gave its providers when it started its own deadline).
+    # The text is the proof: a chain that started its own deadline gave Brave all 2 s and
+    # said so (``elapsed < 3.5`` s stood for that too, and could flip under load).
     assert re.search(r"Brave request timed out after 0\.[0-5]s, the time left of the 2s", text)
-    # A chain that starts its own deadline takes the lookup and then all 2 s at least; no
-    # load makes that shorter, so the bound is there, not 0.5 s past the deadline.
-    assert elapsed < 1.5 + 2.0
