@@ -200,12 +200,7 @@ class CallSetup:
         if order is None:
             settings = self.context.settings
             try:
-                order = ChainOrder.of(
-                    preferred=settings.provider,
-                    excluded=settings.exclude,
-                    listed=settings.providers,
-                    fallback=settings.fallback,
-                )
+                order = ChainOrder.from_settings(settings)
             except ConfigurationError:
                 return resolve_candidates(
                     self.context,

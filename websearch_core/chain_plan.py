@@ -18,6 +18,7 @@ its providers imported (:mod:`~websearch_core.imports_outlasted`).
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .errors import ConfigurationError, ProviderNotConfiguredError
 from .models import Attempt
@@ -31,6 +32,9 @@ from .providers import (
 )
 from .store_passed import PastStore, run_past_store
 from .store_unreadable import UnreadableStoreError
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 __all__ = ["FELL_BACK", "ChainOrder", "ChainPlan", "resolve_candidates"]
 
@@ -129,6 +133,20 @@ class ChainOrder:
             listed=bool(listed),
             order=whole,
             after_preferred=tuple(pid for pid in whole if pid != preferred),
+        )
+
+    @classmethod
+    def from_settings(cls, settings: "Settings") -> "ChainOrder":
+        """:meth:`of` with a client's settings: the one reading of them for a plan.
+
+        Raises:
+            ConfigurationError: Some id is unknown; the message names every unknown id.
+        """
+        return cls.of(
+            preferred=settings.provider,
+            excluded=settings.exclude,
+            listed=settings.providers,
+            fallback=settings.fallback,
         )
 
     def resolve(self, context: ProviderContext, forced: str | None = None) -> ChainPlan:

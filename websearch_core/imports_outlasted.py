@@ -140,12 +140,7 @@ def planned_by_the_chain(
         transport=cast("Transport", None), settings=settings, credentials=credentials
     )
     try:
-        order = ChainOrder.of(
-            preferred=settings.provider,
-            excluded=settings.exclude,
-            listed=settings.providers,
-            fallback=settings.fallback,
-        )
+        order = ChainOrder.from_settings(settings)
         plan = order.resolve(context, forced)
     except ConfigurationError:  # an unreadable credential store's error among them
         return ()
