@@ -22,19 +22,17 @@ from typing import TYPE_CHECKING
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
-from pydantic import ConfigDict, Field, SecretStr, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from websearch_core import (
     SearchParams,
     SearchResponse,
     SearchSource,
-    Settings,
     WebSearch,
 )
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.deadline import CallClock
-from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
 from websearch_core.search_closing import SearchClosing
@@ -42,6 +40,9 @@ from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import renamed_arguments
 
 if TYPE_CHECKING:
+    from typing import Unpack
+
+    from websearch_core.client import WebSearchOptions
     from websearch_core.provider_imports import Use
 
 __all__ = ["WebSearchRetriever"]
@@ -50,6 +51,12 @@ MAX_K = 100
 """The largest ``k``: the bound of ``SearchParams.limit``."""
 MAX_PAGES = 20
 """The most pages ``include_content`` fetches in one call; results past it keep snippets."""
+_OWNER = "WebSearchRetriever"
+"""The class as its caller wrote it, for the refusals."""
+_OWN_KEYWORDS = ("k", "include_answer", "include_content", "recency", "callback_manager", "verbose")
+"""The retriever's own keywords, listed (after ``web_search``) when one is unknown."""
+_CONFIG_OPTIONS = frozenset({"settings", "api_keys", "provider", "timeout_seconds"})
+"""The options the retriever's config checks as its fields (refused as ``ValidationError``)."""
 
 
 class _RetrieverConfig(ClientOptions):
@@ -92,21 +99,24 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
     manager and a given ``web_search`` client, and opens its own session on first use.
 
     Args:
-        web_search: A ready client; by default one is built from the arguments below.
-        settings: Resolved settings; by default read from the environment and config file.
-        api_keys: Keys given in code (``{"brave": "..."}``), ranked above the environment.
-        provider: Preferred provider id, tried first; then the auto chain.
-        timeout_seconds: Per-provider request timeout in seconds.
+        web_search: A ready client; by default one is built from ``**options``.
         k: Number of results to return (1-100; sent as the search ``limit``, extras cut).
         include_answer: Put the provider's written answer, when it gives one, first.
         include_content: Nodes hold the text of each result's page (up to 20).
         recency: Only results from the last day, week, month or year, where possible.
         callback_manager: LlamaIndex callback manager (default: a new one).
         verbose: Print progress as LlamaIndex retrievers do.
+        **options: :class:`~websearch_core.WebSearch` arguments when ``web_search`` is not
+            given (``settings``, ``api_keys``, ``provider``, ``timeout_seconds``,
+            ``deadline_seconds``, ``session``, ...), as ``create_web_search_tool`` takes them.
 
     Raises:
         pydantic.ValidationError: An argument is invalid (an unknown provider, ``k`` out
-            of range, ``web_search`` together with other client arguments).
+            of range, ``web_search`` together with options to build a client).
+        TypeError: An unknown keyword, or a ``session``/``oauth_refreshers`` of the wrong
+            kind (worded as the LlamaIndex factories word it).
+        ConfigurationError: Another setting's value is one its ``Settings`` field refuses
+            (``deadline_seconds=0``), worded as the factories word it.
 
     Example:
         >>> from llama_index.core.query_engine import RetrieverQueryEngine  # doctest: +SKIP
@@ -118,28 +128,23 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
         ...     nodes = await retriever.aretrieve("python 3.13")  # session closed on exit
     """
 
-    @refusing_unknown_keywords  # WebSearchRetriever(api_key=...): did you mean api_keys?
     def __init__(
         self,
         web_search: WebSearch | None = None,
         *,
-        settings: Settings | None = None,
-        api_keys: Mapping[str, str | SecretStr] | None = None,
-        provider: str | None = None,
-        timeout_seconds: float | None = None,
         k: int = 5,
         include_answer: bool = False,
         include_content: bool = False,
         recency: Recency | None = None,
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
+        **options: "Unpack[WebSearchOptions]",
     ) -> None:
+        _refuse_given_options(options)
         config = _RetrieverConfig.model_validate(
             {
-                "settings": settings,
-                "api_keys": api_keys or {},  # the config names a wrong shape; dict() did not
-                "provider": provider,
-                "timeout_seconds": timeout_seconds,
+                **options,
+                "api_keys": options.get("api_keys") or {},  # the config names a wrong shape
                 "k": k,
                 "include_answer": include_answer,
                 "include_content": include_content,
@@ -254,6 +259,30 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
             node = _text_node(_source_text(source, with_content), metadata)
             nodes.append(NodeWithScore(node=node, score=1.0 / rank))
         return nodes
+
+
+def _refuse_given_options(options: Mapping[str, object]) -> None:
+    """Refuse a keyword or value the LlamaIndex factories refuse, in their words, when built.
+
+    The retriever took only ``settings``, ``api_keys``, ``provider`` and
+    ``timeout_seconds`` (its own signature), so ``deadline_seconds=`` needed a ``Settings``
+    while ``create_web_search_tool`` and LangChain's retriever took it. Every other
+    ``WebSearch`` option is now checked here as those factories check theirs
+    (:mod:`llamaindex_websearch._options`); the four old ones keep their pydantic checks
+    (and ``ValidationError``) in the config, as does a ``web_search`` client beside options,
+    whose refusal lists every option given.
+
+    Raises:
+        TypeError: An unknown keyword (named, with the one meant and what the retriever
+            takes), or a ``session``/``oauth_refreshers`` of the wrong kind.
+        ConfigurationError: A setting's value is one its ``Settings`` field refuses.
+    """
+    from ._options import refuse_bad_values, refuse_unknown_options, refuse_wrong_objects
+
+    refuse_unknown_options(_OWNER, options, *_OWN_KEYWORDS)
+    others = {name: value for name, value in options.items() if name not in _CONFIG_OPTIONS}
+    refuse_wrong_objects(_OWNER, None, others)
+    refuse_bad_values(_OWNER, others)
 
 
 def _text_node(text: str, metadata: dict[str, MetadataValue]) -> TextNode:

@@ -40,10 +40,16 @@ SECRET = "sk-mistyped-test-91d0"
 def test_the_llamaindex_retriever_names_the_argument_meant(
     given: dict[str, Any], expected: str
 ) -> None:
+    # Worded as the factories word it, listing what it takes (its own keywords and every
+    # WebSearch option) now that it takes those options too.
     with pytest.raises(TypeError) as caught:
         LlamaIndexRetriever(**given)
     message = str(caught.value)
-    assert message == f"WebSearchRetriever() got an unexpected keyword argument {expected}"
+    takes = ", ".join(_factory_keywords(LlamaIndexRetriever))
+    assert message == (
+        f"WebSearchRetriever() got an unexpected keyword argument {expected} "
+        f"(WebSearchRetriever() takes {takes})"
+    )
     assert SECRET not in message
 
 
@@ -124,10 +130,14 @@ def test_the_llamaindex_tools_still_take_every_web_search_option() -> None:
 
 
 def test_the_llamaindex_retriever_keeps_its_signature_and_arguments() -> None:
+    """Its own keywords stay in the signature; the client's are the factories' typed options."""
     import inspect
 
-    assert "api_keys" in inspect.signature(LlamaIndexRetriever).parameters
-    retriever = LlamaIndexRetriever(None, k=3, include_answer=True)
+    parameters = inspect.signature(LlamaIndexRetriever).parameters
+    assert {"web_search", "k", "include_answer", "recency"} <= parameters.keys()
+    assert parameters["options"].kind is inspect.Parameter.VAR_KEYWORD
+    assert "WebSearchOptions" in str(parameters["options"].annotation)
+    retriever = LlamaIndexRetriever(None, k=3, include_answer=True, api_keys={"brave": "k-1"})
     assert (retriever.k, retriever.include_answer) == (3, True)
 
 

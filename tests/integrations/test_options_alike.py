@@ -1,8 +1,9 @@
 """Every ``WebSearch`` option reaches the client alike from either framework's builders.
 
-LlamaIndex's factories took every ``WebSearch`` keyword; LangChain's tool and retriever took
-only ``settings``, ``api_keys``, ``provider``, ``timeout_seconds`` and ``web_search`` and
-refused the rest as unexpected keywords, so ``deadline_seconds=`` needed a ``Settings``.
+LlamaIndex's factories took every ``WebSearch`` keyword; LangChain's tool and retriever, and
+LlamaIndex's retriever, took only ``settings``, ``api_keys``, ``provider``,
+``timeout_seconds`` and ``web_search`` and refused the rest as unexpected keywords, so
+``deadline_seconds=`` needed a ``Settings``.
 """
 
 from collections.abc import Callable
@@ -13,6 +14,7 @@ import pytest
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_websearch import WebSearchRetriever, WebSearchTool
+from llamaindex_websearch import WebSearchRetriever as LlamaIndexRetriever
 from llamaindex_websearch import WebSearchToolSpec, create_web_search_tool
 from tests.integrations._helpers import MODEL_FIELDS
 from websearch_core import Settings, WebSearch
@@ -68,10 +70,15 @@ def _llamaindex_spec_client(**options: Any) -> WebSearch:
     return WebSearchToolSpec(**options)._new_client()
 
 
+def _llamaindex_retriever_client(**options: Any) -> WebSearch:
+    return LlamaIndexRetriever(**options)._config.new_client()
+
+
 CLIENT_BUILDERS: list[tuple[str, Callable[..., WebSearch]]] = [
     ("WebSearchTool", _langchain_tool_client),
     ("WebSearchRetriever", _langchain_retriever_client),
     ("WebSearchToolSpec", _llamaindex_spec_client),
+    ("LlamaIndex WebSearchRetriever", _llamaindex_retriever_client),
 ]
 """The client each builder makes from its options, as its first search would."""
 
@@ -88,8 +95,8 @@ def test_each_setting_given_reaches_the_client(
 ) -> None:
     """Each setting given to the builder is the client's, as ``Settings`` reads it.
 
-    Failed before for LangChain's tool and retriever (all but ``provider`` and
-    ``timeout_seconds`` refused as unexpected keyword arguments).
+    Failed before for LangChain's tool and retriever and LlamaIndex's retriever (all but
+    ``provider`` and ``timeout_seconds`` refused as unexpected keyword arguments).
     """
     value = _given(tmp_path)[option]
     expected = getattr(Settings(**{option: value}), option)
@@ -102,6 +109,7 @@ BUILDERS: list[tuple[str, Callable[..., object]]] = [
     ("WebSearchRetriever", WebSearchRetriever),
     ("create_web_search_tool", create_web_search_tool),
     ("WebSearchToolSpec", WebSearchToolSpec),
+    ("LlamaIndex WebSearchRetriever", LlamaIndexRetriever),
 ]
 
 
@@ -132,7 +140,8 @@ def test_a_bad_option_is_refused_alike_when_built(
 ) -> None:
     """Every builder refuses it at once, naming the option, in LlamaIndex's words.
 
-    Failed before for LangChain's (refused as an unexpected keyword, its value unchecked).
+    Failed before for LangChain's and LlamaIndex's retrievers (refused as an unexpected
+    keyword, its value unchecked).
     """
     problem = _llamaindex_problem(option, value)
     with pytest.raises((TypeError, ValueError)) as raised:
@@ -152,10 +161,13 @@ def test_options_stay_out_of_the_schema_the_model_sees() -> None:
 
 
 def test_a_client_beside_any_option_is_refused_in_the_shared_words() -> None:
-    """``web_search=`` with an option LangChain now takes names it, as LlamaIndex does."""
+    """``web_search=`` with an option the retrievers now take names it, as the factories do.
+
+    Failed before for LlamaIndex's retriever (``deadline_seconds`` an unexpected keyword).
+    """
     client = WebSearch(exclude="bing")
     problems = []
-    for build in (WebSearchTool, create_web_search_tool):
+    for build in (WebSearchTool, create_web_search_tool, LlamaIndexRetriever):
         with pytest.raises((TypeError, ValueError)) as raised:
             build(web_search=client, deadline_seconds=30)
         problems.append(str(raised.value))
