@@ -3,9 +3,12 @@
 Every call forces ``provider="gemini"`` unless it tests the hand-over to the next provider.
 The request loop's retry waits go through a recording sleep that does not actually sleep,
 so the back-off schedule is asserted without slowing the suite; the tests of the attempt's
-time limit sleep for real and bound the measured elapsed time instead.
+time limit sleep for real, count the waits they slept and end under a 30 s hang guard (a
+wait the attempt should have refused takes long enough to hang to it), not under an
+``elapsed`` bound a loaded machine could flip.
 """
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -14,6 +17,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -42,6 +46,7 @@ from websearch_core.errors import (
 )
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers.gemini import GeminiProvider
+from websearch_core.settings import MAX_DEADLINE_SECONDS
 from websearch_core.state import SQLiteStore
 from websearch_core.testing import Fault, SimResult, Simulator
 from websearch_core.testing.protocols.gemini import GeminiProtocol
@@ -59,6 +64,28 @@ CAPTURED_STREAM = "gemini/stream_generate_content_google_search.sse"
 
 
 pytestmark = pytest.mark.usefixtures("no_gemini_variables")
+
+
+HANG_GUARD = 30.0
+"""Seconds a search whose attempt waited a hint it should have refused may hang."""
+RETRY_POLICY_MAX_DELAY = GeminiProvider.retry.max_delay
+"""The longest hint Gemini's retry policy takes (300 s); a longer one is not the loop's."""
+
+
+@pytest.fixture
+def slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The request loop's retry waits, recorded and slept for real (the clock must move)."""
+    from websearch_core import request_loop
+
+    recorded: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def record_and_sleep(seconds: float) -> None:
+        recorded.append(seconds)
+        await real_sleep(seconds)
+
+    monkeypatch.setattr(request_loop, "asyncio", SimpleNamespace(sleep=record_and_sleep))
+    return recorded
 
 
 @pytest.fixture
@@ -972,34 +999,46 @@ async def test_a_hint_past_the_attempts_time_is_not_waited(
     assert sleeps == [] and len(sim["gemini"].requests) == 1
 
 
-async def test_waits_never_outlast_the_attempt() -> None:
+async def test_waits_never_outlast_the_attempt(slept: list[float]) -> None:
     """Real sleeps: a 2.5 s hint fits a 4 s attempt once, a second one no longer does.
 
     The hint is over the chain's own 2 s rate-limit wait, so the chain does not retry and
-    every request counted here belongs to the one attempt.
+    every request counted here belongs to the one attempt. One wait slept, and the
+    second hint refused (not waited and then cut off by the attempt's time, which would
+    end as a timeout): the waits are counted, under a hang guard, not timed.
     """
     async with Simulator(["gemini"]) as sim:
         sim["gemini"].always(Fault.rate_limited(retry_after=2.5))
         started = time.monotonic()
-        failure = await _failure(sim, overrides={"timeout_seconds": 4})
+        async with asyncio.timeout(HANG_GUARD):
+            failure = await _failure(sim, overrides={"timeout_seconds": 4})
         elapsed = time.monotonic() - started
     assert isinstance(failure, RateLimitedError) and failure.retry_after == 2.5
+    assert slept == [2.5]  # the first hint fitted the 4 s; the second no longer did
     assert len(sim["gemini"].requests) == 2
-    assert 2.5 <= elapsed < 4.0 + 1.0  # one real wait; the attempt's 4 s bound the rest
+    assert elapsed >= 2.5  # the one wait was real (a timer only ends late)
 
 
-async def test_rate_limited_forever_hands_over_within_the_attempts_time() -> None:
-    """429 ``Retry-After: 20`` forever with a 10 s attempt: the next provider answers."""
+async def test_rate_limited_forever_hands_over_within_the_attempts_time(
+    slept: list[float],
+) -> None:
+    """429 ``Retry-After: 300`` forever with a 240 s attempt: the next provider answers.
+
+    The hint is within Gemini's 300 s retry policy, so only the loop's check against the
+    attempt's remaining time refuses it. The hint and the attempt's time are both far
+    past the 30 s hang guard, so a search that waited either hangs to it; none is slept.
+    """
     async with Simulator(["gemini", "anthropic"]) as sim:
-        sim["gemini"].always(Fault.rate_limited(retry_after=20))
-        started = time.monotonic()
-        async with sim_client(sim, timeout_seconds=10) as ws:
-            response = await ws.search(QUERY)
-        elapsed = time.monotonic() - started
+        sim["gemini"].always(Fault.rate_limited(retry_after=RETRY_POLICY_MAX_DELAY))
+        overrides = {"timeout_seconds": 240.0, "deadline_seconds": MAX_DEADLINE_SECONDS}
+        async with sim_client(sim, **overrides) as ws:
+            async with asyncio.timeout(HANG_GUARD):  # waited the hint or the attempt's time
+                response = await ws.search(QUERY)
     assert response.provider == "anthropic"
     assert [a.provider for a in response.attempts][:2] == ["gemini", "anthropic"]
+    assert (response.attempts[0].outcome, response.attempts[0].status) == ("failed", 429)
     assert len(sim["gemini"].requests) == 1 and len(sim["anthropic"].requests) == 1
-    assert elapsed < 10.0  # never near the 20 s the server asked for, nor past the attempt
+    assert slept == []  # the 300 s the server asked for is past the attempt: not waited
 
 
 # --- faults -----------------------------------------------------------------------------------
