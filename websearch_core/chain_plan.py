@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from .errors import ConfigurationError, ProviderNotConfiguredError
 from .models import Attempt
-from .provider_ids import unknown_one_provider_message, unknown_provider_message
+from .provider_ids import preferred_provider, unknown_provider_message
 from .providers import (
     PROVIDER_REGISTRY,
     SEARCH_PROVIDER_ORDER,
@@ -155,9 +155,10 @@ class ChainOrder:
         Raises:
             ConfigurationError: ``forced`` is not a registered id.
         """
-        forcing = forced if forced != "auto" else None
-        if forcing and forcing not in PROVIDER_REGISTRY:  # one id: several get the list setting
-            raise ConfigurationError(unknown_one_provider_message(forcing))
+        try:  # read as the ``provider`` setting reads an id; several get the list setting
+            forcing = preferred_provider(forced)
+        except ValueError as unknown:
+            raise ConfigurationError(str(unknown)) from None
         # The auto chain asks the credential store about every provider without a key: one
         # look at its file serves them all (this step never awaits).
         with context.credentials.store_held():

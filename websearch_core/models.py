@@ -29,6 +29,7 @@ from .domain_names import domain_name
 from .language_tags import canonical_tag, is_language_tag
 from .meant_names import named_extras
 from .param_names import param_meant
+from .provider_ids import preferred_provider
 from .query_text import unsendable_character
 
 __all__ = [
@@ -186,6 +187,21 @@ class SearchParams(_Frozen):
             if named is None:
                 raise
             raise named from None
+
+    @field_validator("provider")
+    @classmethod
+    def _provider_id(cls, value: str | None) -> str | None:
+        """The id as the ``provider`` setting reads it (`` Brave `` is ``brave``, ``auto``
+        none), so a call takes every spelling its client's setting takes.
+
+        An id no provider has is kept as given: the plan refuses it as the
+        :class:`~websearch_core.errors.ConfigurationError` a call's unknown id has always
+        raised, not as a validation error.
+        """
+        try:
+            return preferred_provider(value)
+        except ValueError:
+            return value
 
     _query_not_blank = field_validator("query", mode="before")(refuse_blank_query)
     _query_sendable = field_validator("query", mode="before")(refuse_unsendable_query)

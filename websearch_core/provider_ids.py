@@ -134,11 +134,12 @@ def preferred_provider(value: str | None) -> str | None:
     """
     if value is None:
         return None
-    value = value.strip().lower()
+    given = value.strip()
+    value = given.lower()
     if value in ("", "auto"):
         return None
     if value not in SEARCH_PROVIDER_ORDER:
-        raise ValueError(unknown_one_provider_message(value))
+        raise ValueError(unknown_one_provider_message(given))  # as typed: Bravo, not bravo
     return value
 
 

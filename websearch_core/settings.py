@@ -85,10 +85,10 @@ from .provider_ids import (
     BASE_URL_IDS,
     KEY_IDS,
     SEARCH_PROVIDER_ORDER,
+    preferred_provider,
     unknown_ids,
     unknown_ids_message,
     unknown_list_ids_message,
-    unknown_one_provider_message,
 )
 from .redaction import CUT_SHORT, masked_password, userinfo_cut_short
 from .sent_secret import flaw
@@ -961,14 +961,9 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     @field_validator("provider")
     @classmethod
     def _normalise_provider(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        given, value = value.strip(), value.strip().lower()
-        if value in ("", "auto"):
-            return None
-        if value not in SEARCH_PROVIDER_ORDER:  # fail where the setting is read, as the lists do
-            raise ValueError(unknown_one_provider_message(given))  # as typed: Bravo, not bravo
-        return value
+        # Failing where the setting is read, as the lists do; a call's ``provider`` argument
+        # and the tools' option read an id through the same function.
+        return preferred_provider(value)
 
     @field_validator("proxy")
     @classmethod
