@@ -6,7 +6,11 @@ provider asked answered something (or nothing) for a query no one can type, and 
 search failed later with ``returned no renderable search content``, which names neither
 the query nor the character. A lone surrogate (what a byte that is not UTF-8 becomes in a
 command line's arguments) was refused by pydantic as ``unable to parse raw data as a
-unicode string``. Tabs and line breaks are text a model writes and stay.
+unicode string``. A bidirectional control (U+202E and its kin) was sent too, though a
+reader sees the text around it in another order than the one searched. Tabs and line
+breaks are text a model writes and stay; so do the marks U+200E, U+200F and U+061C,
+which right-to-left text needs to be written right and which move only the punctuation
+beside them.
 
 Example:
     >>> unsendable_character("naïve C++ 50%\tquery\n")
@@ -19,9 +23,34 @@ from typing import Final
 
 __all__ = ["unsendable_character"]
 
-_UNSENDABLE: Final = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\ud800-\\udfff]")
-"""C0 controls but tab, line feed and carriage return; DEL; C1 controls; lone surrogates
-(a valid pair is decoded to one character and never appears in a ``str``)."""
+_UNSENDABLE_KINDS: Final[tuple[tuple[str, str, str], ...]] = (
+    (
+        "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f",
+        "a control character",
+        "which no search reads; remove it",
+    ),
+    (
+        "\\u202a-\\u202e\\u2066-\\u2069",
+        "a bidirectional control",
+        "which reorders what a reader sees, so the query sent is not the one read; remove it",
+    ),
+    (
+        "\\ud800-\\udfff",
+        "a lone surrogate",
+        "which no text encoding can send (a byte that is not UTF-8 reads as one); write the "
+        "text in UTF-8",
+    ),
+)
+"""Each kind of character a query cannot be sent with: its code points (a regular
+expression's class), what it is called and why it is refused. C0 controls but tab, line
+feed and carriage return; DEL; C1 controls. The bidirectional embeddings, overrides and
+isolates (U+202A-U+202E, U+2066-U+2069): invisible, they show the query's text in another
+order than the one sent (the "Trojan Source" trick), so what a user approved is not what is
+searched. Lone surrogates (a valid pair is decoded to one character and never appears in a
+``str``)."""
+_UNSENDABLE: Final = re.compile(
+    "|".join(f"(?P<k{index}>[{chars}])" for index, (chars, _, _) in enumerate(_UNSENDABLE_KINDS))
+)
 
 
 def unsendable_character(query: str) -> str | None:
@@ -39,13 +68,7 @@ def unsendable_character(query: str) -> str | None:
     if query.isprintable():
         return None
     found = _UNSENDABLE.search(query)
-    if found is None:
+    if found is None or found.lastgroup is None:
         return None
-    code = ord(found.group())
-    where = f"(U+{code:04X}) at character {found.start() + 1}"
-    if 0xD800 <= code <= 0xDFFF:
-        return (
-            f"query holds a lone surrogate {where}, which no text encoding can send "
-            "(a byte that is not UTF-8 reads as one); write the text in UTF-8"
-        )
-    return f"query holds a control character {where}, which no search reads; remove it"
+    _, kind, why = _UNSENDABLE_KINDS[int(found.lastgroup.removeprefix("k"))]
+    return f"query holds {kind} (U+{ord(found.group()):04X}) at character {found.start() + 1}, {why}"

@@ -26,9 +26,14 @@ from websearch_core.testing import Simulator
 UNSENDABLE = [*map(chr, range(0x09)), "\x0b", "\x0c", *map(chr, range(0x0E, 0x20))]
 UNSENDABLE += [*map(chr, range(0x7F, 0xA0)), "\ud800", "\udbff", "\udc80", "\udfff"]
 """C0 controls but tab, line feed and carriage return; DEL; C1 controls; lone surrogates."""
+BIDI_CONTROLS = [*map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))]
+"""The bidirectional embeddings, overrides and isolates: invisible, they show a query in
+another order than the one it is sent in."""
 
 _SENDABLE_TEXT = st.text(
-    st.characters(exclude_categories=("Cc", "Cs")) | st.sampled_from("\t\n\r"), max_size=60
+    st.characters(exclude_categories=("Cc", "Cs"), exclude_characters="".join(BIDI_CONTROLS))
+    | st.sampled_from("\t\n\r"),
+    max_size=60,
 )
 """Any text a person or a model could write, line breaks and tabs included."""
 
@@ -54,6 +59,22 @@ def test_an_unsendable_character_is_named_with_its_place(
     assert message.startswith(f"Value error, query holds a {kind} ")
 
 
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(before=_SENDABLE_TEXT, char=st.sampled_from(BIDI_CONTROLS), after=_SENDABLE_TEXT)
+def test_a_bidirectional_control_is_named_with_its_place(
+    before: str, char: str, after: str
+) -> None:
+    """``"abc\u202edef"`` reads ``abcfed`` but is sent as ``abcdef``: refused, as a control
+    character is, with the code point and where it is (it was sent to every provider)."""
+    with pytest.raises(ValidationError) as caught:
+        SearchParams(query=f"q{before}{char}{after}")
+    message = _query_error(caught.value)
+    assert message.startswith(
+        f"Value error, query holds a bidirectional control (U+{ord(char):04X}) "
+        f"at character {len(before) + 2}, "
+    )
+
+
 @settings(derandomize=True, max_examples=300, deadline=None)
 @given(text=_SENDABLE_TEXT)
 def test_text_without_one_is_taken_unchanged(text: str) -> None:
@@ -68,7 +89,7 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-@pytest.mark.parametrize("query", ["a\x00b", "rust \x1b[2J", "x\udcff"])
+@pytest.mark.parametrize("query", ["a\x00b", "rust \x1b[2J", "x\udcff", "sudo \u202erm\u202c"])
 async def test_each_entry_point_refuses_it_before_any_request(sim: Simulator, query: str) -> None:
     async with sim_client(sim) as ws:
         for call in (ws.search, ws.run):
