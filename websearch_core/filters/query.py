@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Final, Literal
 from urllib.parse import urlsplit
 
+from ..domain_names import domain_name
 from ..language_tags import language_tag
 
 __all__ = [
@@ -158,9 +159,6 @@ DIRECTIVE_ARGUMENTS: Final[Mapping[str, str]] = MappingProxyType(
 in the query instead: a tool that refuses the argument names the directive, so the model
 moves the filter into the query rather than dropping it. Beside :data:`_DIRECTIVE`, the
 keys it reads, so the two change together."""
-_DOMAIN: Final = re.compile(
-    r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$"
-)
 _DATE: Final = re.compile(r"^(\d{4})(?:([-/.])(\d{1,2})(?:\2(\d{1,2}))?)?$")
 """``YYYY``, ``YYYY-MM``, ``YYYY-MM-DD``, with ``-``, ``/`` or ``.`` between the parts."""
 _MONTH_FIRST: Final = re.compile(r"^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})$")
@@ -210,19 +208,21 @@ def parse_domain(text: str) -> str | None:
         'github.com'
         >>> parse_domain("https://*.docs.rs./")
         'docs.rs'
+        >>> parse_domain("Bücher.de")
+        'xn--bcher-kva.de'
         >>> parse_domain("not a domain") is None
         True
     """
-    # The reference's forms: a scheme, a leading ``*.`` and trailing ``/`` or ``.`` go.
+    # The reference's forms: a scheme, a leading ``*.``, a path, a port go; what is left is
+    # read as ``include_domains`` reads an entry, so ``site:bücher.de`` is that site too, in
+    # the ASCII form the parameter sends.
     candidate = text.strip().lower().removeprefix("*.")
     if "://" not in candidate:
         candidate = f"//{candidate}"
     try:
-        host = urlsplit(candidate).hostname or ""
-    except ValueError:
+        return domain_name(urlsplit(candidate).hostname or "")
+    except ValueError:  # no host, or one that is not a site: the word stays plain text
         return None
-    host = host.removeprefix("*.").rstrip(".").removeprefix("www.")
-    return host if _DOMAIN.match(host) else None
 
 
 def _site_path(text: str) -> str:
