@@ -191,9 +191,9 @@ class SearchParams(_Frozen):
     @field_validator("provider")
     @classmethod
     def _provider_id(cls, value: str | None) -> str | None:
-        """The id as the ``provider`` setting reads it (`` Brave `` is ``brave``, ``auto``
-        none), so a call takes every spelling its client's setting takes.
+        """The id as the ``provider`` setting reads it, so a call takes the same spellings.
 
+        `` Brave `` is ``brave``, and ``auto`` in any case is none (the chain).
         An id no provider has is kept as given: the plan refuses it as the
         :class:`~websearch_core.errors.ConfigurationError` a call's unknown id has always
         raised, not as a validation error.

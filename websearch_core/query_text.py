@@ -71,4 +71,6 @@ def unsendable_character(query: str) -> str | None:
     if found is None or found.lastgroup is None:
         return None
     _, kind, why = _UNSENDABLE_KINDS[int(found.lastgroup.removeprefix("k"))]
-    return f"query holds {kind} (U+{ord(found.group()):04X}) at character {found.start() + 1}, {why}"
+    return (
+        f"query holds {kind} (U+{ord(found.group()):04X}) at character {found.start() + 1}, {why}"
+    )
