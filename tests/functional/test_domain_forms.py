@@ -7,6 +7,11 @@ answered a URL with a path, an IP address and a port. The forms of one site are 
 as it (an internationalised name in the ASCII form a request carries, which is also how a
 result's host is compared), and the others are refused saying why. The property test is
 derandomized, so CI draws the same domains every run.
+
+A query's ``site:`` reads its host through the same function
+(:func:`websearch_core.domain_names.domain_name`): ``site:bücher.de`` stayed plain text (no
+site asked of a provider, no result filtered) while ``include_domains=["bücher.de"]`` was
+searched as ``site:xn--bcher-kva.de``; both are now sent alike.
 """
 
 from collections.abc import AsyncIterator
@@ -17,6 +22,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from tests.functional._sim_helpers import sim_client
+from websearch_core.filters.query import Token, tokenize
 from websearch_core.models import SearchParams
 from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import SimResult
@@ -119,3 +125,35 @@ def test_one_string_or_none_is_told_the_list_to_write(given: object, why: str) -
             SearchParams.model_validate({"query": "q", name: given})
         (only,) = caught.value.errors()
         assert (only["loc"], only["msg"]) == ((name,), f"Value error, {name} {why}")
+
+
+@pytest.mark.parametrize(
+    ("typed", "kind", "value", "path"),
+    [
+        ("site:bücher.de", "site", "xn--bcher-kva.de", ""),
+        ("-site:https://www.Bücher.DE./", "exclude_site", "xn--bcher-kva.de", ""),
+        ("domain:münchen.例え.jp/Karte", "site", "xn--mnchen-3ya.xn--r8jz45g.jp", "/karte"),
+    ],
+)
+def test_an_internationalised_site_is_read_in_its_ascii_form(
+    typed: str, kind: str, value: str, path: str
+) -> None:
+    assert tokenize(typed) == (Token(kind, value, typed, path),)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("typed", ["site:GitHub.com", "site:https://*.docs.rs./", "site:x.io/a"])
+def test_an_ascii_site_reads_as_before(typed: str) -> None:
+    """Guard: the ASCII forms ``site:`` read are read the same (passes before and after)."""
+    (token,) = tokenize(typed)
+    assert token.kind == "site"
+    assert token.value in {"github.com", "docs.rs", "x.io"}
+
+
+async def test_a_typed_site_is_sent_as_the_parameter_is(sim: Simulator) -> None:
+    async with sim_client(sim) as ws:
+        typed = await ws.search("buch site:Bücher.de", provider="brave")
+        given = await ws.search("buch", provider="brave", include_domains=["bücher.de"])
+    sent = [request.query_dict()["q"] for request in sim["brave"].requests]
+    assert sent == ["buch site:xn--bcher-kva.de"] * 2
+    assert [s.title for s in typed.sources] == [s.title for s in given.sources]
+    assert [s.title for s in typed.sources] == ["Unicode host", "ASCII host"]
