@@ -6,6 +6,7 @@ would look too early and see nothing either way.
 """
 
 import asyncio
+import functools
 import threading
 from typing import Any
 
@@ -57,3 +58,37 @@ def calls_made(store: StateStore) -> int:
     inner = store.inner if isinstance(store, FailSafeStore) else store
     submitted: int = inner._calls.submitted  # type: ignore[attr-defined]
     return submitted
+
+
+def held_call(gate: threading.Event, _client: object) -> str:
+    """A call of this process on the store's thread, answered once the test lets it go."""
+    gate.wait()
+    return "held"
+
+
+async def hold_calls(
+    store: Any, count: int
+) -> tuple[list[threading.Event], list["asyncio.Future[object]"]]:
+    """``count`` calls held on the store's thread(s), in order, waited for without a bound.
+
+    Each is let go by setting its gate; a call queued after them waits its turn (on a pool
+    of several threads, ``count`` at least the pool's size keeps every thread busy).
+    """
+    gates = [threading.Event() for _ in range(count)]
+    held = [asyncio.ensure_future(store._run(functools.partial(held_call, gate))) for gate in gates]
+    await asyncio.sleep(0)  # each task queues its call before its first await
+    return gates, held
+
+
+async def next_look(store: Any, call: "asyncio.Task[object]", scope: object) -> object:
+    """The queued call's next wait: it looked at the store and waits on (``None``: it ended).
+
+    With ``scope`` ``None``, its first wait: a wait has no scope until it begins. Polled:
+    the store's waits are read as the test's loop sees them.
+    """
+    while not call.done():
+        waits = list(store._waits)
+        if waits and waits[0].scope is not scope:
+            return waits[0].scope
+        await asyncio.sleep(0.01)
+    return None

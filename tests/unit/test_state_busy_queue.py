@@ -15,13 +15,12 @@ store's bounded waits); no assertion reads the clock.
 """
 
 import asyncio
-import functools
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.store_threads import hold_calls, next_look
 from websearch_core.deadline import Deadline, bound_store_waits, enter_call, leave_call
 from websearch_core.state import SQLiteStore, StateStoreTimeoutError
 from websearch_core.state.failsafe import FailSafeStore
@@ -32,35 +31,9 @@ PATIENCE = 0.5
 _MONTH = "month:test"
 
 
-def _hold(gate: threading.Event, conn: object) -> None:
-    """A call of this process on the store's thread, answered once the test lets it go."""
-    gate.wait()
-
-
-async def _queue_held(store: SQLiteStore, count: int) -> tuple[list[threading.Event], list]:
-    """``count`` calls held on the store's thread, in order, waited for without a bound."""
-    gates = [threading.Event() for _ in range(count)]
-    held = [asyncio.ensure_future(store._run(functools.partial(_hold, gate))) for gate in gates]
-    await asyncio.sleep(0)  # each task queues its call before its first await
-    return gates, held
-
-
 async def _wait_started(store: SQLiteStore, call: "asyncio.Task[object]") -> object:
     """The queued call's current wait (its first look), once it waits."""
-    return await _next_look(store, call, None)
-
-
-async def _next_look(store: SQLiteStore, call: "asyncio.Task[object]", scope: object) -> object:
-    """The queued call's next wait: it looked at the store and waits on (``None``: it ended).
-
-    With ``scope`` ``None``, its first wait: a wait has no scope until it begins.
-    """
-    while not call.done():
-        waits = list(store._waits)
-        if waits and waits[0].scope is not scope:
-            return waits[0].scope
-        await asyncio.sleep(0.01)
-    return None
+    return await next_look(store, call, None)
 
 
 async def _counted_store(tmp_path: Path) -> SQLiteStore:
@@ -77,7 +50,7 @@ async def test_a_call_queued_behind_answered_calls_waits_its_turn_and_the_store_
     store = await _counted_store(tmp_path)
     safe = FailSafeStore(store)
     looks = 2
-    gates, held = await _queue_held(store, looks + 1)
+    gates, held = await hold_calls(store, looks + 1)
     search = enter_call(Deadline(60.0))
     bound = bound_store_waits(PATIENCE)
     try:
@@ -88,7 +61,7 @@ async def test_a_call_queued_behind_answered_calls_waits_its_turn_and_the_store_
     scope = await _wait_started(store, clear)
     gates[0].set()  # the thread answers before the clear's first look
     for gate in gates[1:]:
-        scope = await _next_look(store, clear, scope)
+        scope = await next_look(store, clear, scope)
         assert scope is not None, "the queued call stopped waiting while the store answered"
         assert not safe.degraded
         gate.set()  # one answer per look: busy all the while
@@ -106,7 +79,7 @@ async def test_a_call_behind_a_stuck_call_is_given_up_within_its_share_and_says_
     """The bypass is a guard (it held before); the message failed before (no queue named)."""
     store = await _counted_store(tmp_path)
     safe = FailSafeStore(store)
-    gates, held = await _queue_held(store, 1)
+    gates, held = await hold_calls(store, 1)
     search = enter_call(Deadline(60.0))
     bound = bound_store_waits(PATIENCE)
     try:
@@ -133,7 +106,7 @@ async def test_outside_a_search_a_call_still_queued_at_its_bound_is_refused_as_b
 ) -> None:
     """Failed before: a plain timeout (no ``busy``), the store given up on and bypassed."""
     store = await _counted_store(tmp_path)
-    gates, held = await _queue_held(store, 2)
+    gates, held = await hold_calls(store, 2)
     bound = bound_store_waits(PATIENCE)  # a command's read: no deadline behind it
     try:
         clear = asyncio.create_task(store.clear("brave"))

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.store_threads import held_call, hold_calls, next_look
 from websearch_core.deadline import (
     Deadline,
     OptionalStoreWaits,
@@ -41,34 +42,8 @@ _KEY = "k" * 64
 _MONTH = "month:test"
 
 
-def _hold(gate: threading.Event, conn: object) -> None:
-    """A call of this process on the store's thread, answered once the test lets it go."""
-    gate.wait()
-
-
 def _after_the_queue(conn: object) -> None:
     """A call that runs once every call queued before it has run."""
-
-
-async def _queue_held(store: SQLiteStore, count: int) -> tuple[list[threading.Event], list]:
-    """``count`` calls held on the store's thread, in order, waited for without a bound."""
-    gates = [threading.Event() for _ in range(count)]
-    held = [asyncio.ensure_future(store._run(functools.partial(_hold, gate))) for gate in gates]
-    await asyncio.sleep(0)  # each task queues its call before its first await
-    return gates, held
-
-
-async def _next_look(store: SQLiteStore, call: "asyncio.Task[object]", scope: object) -> object:
-    """The queued call's next wait: it looked at the store and waits on (``None``: it ended).
-
-    With ``scope`` ``None``, its first wait: a wait has no scope until it begins.
-    """
-    while not call.done():
-        waits = list(store._waits)
-        if waits and waits[0].scope is not scope:
-            return waits[0].scope
-        await asyncio.sleep(0.01)
-    return None
 
 
 @contextlib.contextmanager
@@ -104,10 +79,10 @@ async def _busy_then_ended(store: SQLiteStore, call: "asyncio.Task[object]", gat
 
     Before the change the call saw the thread answer, and waited on (a next look).
     """
-    scope = await _next_look(store, call, None)
+    scope = await next_look(store, call, None)
     assert scope is not None
     gate.set()  # the thread answers: busy, not silent
-    assert await _next_look(store, call, scope) is None, "waited on past its own bound"
+    assert await next_look(store, call, scope) is None, "waited on past its own bound"
 
 
 async def test_a_cache_lookup_queued_behind_busy_calls_is_a_miss_at_its_bound(
@@ -117,7 +92,7 @@ async def test_a_cache_lookup_queued_behind_busy_calls_is_a_miss_at_its_bound(
     store = await _opened_store(tmp_path)
     safe = FailSafeStore(store)
     with _inline_in_use(store):
-        gates, held = await _queue_held(store, 2)
+        gates, held = await hold_calls(store, 2)
         with _in_a_search():  # the fail-safe store makes its lookup optional
             lookup = asyncio.create_task(safe.cache_get(_KEY, time.time()))
         with caplog.at_level("DEBUG", logger="websearch_core.state"):
@@ -140,7 +115,7 @@ async def test_a_cache_write_queued_behind_busy_calls_does_not_hold_the_answer(
     store = await _opened_store(tmp_path)
     safe = FailSafeStore(store)
     with _inline_in_use(store):
-        gates, held = await _queue_held(store, 2)
+        gates, held = await hold_calls(store, 2)
         with _in_a_search():
             write = asyncio.create_task(
                 safe.cache_set_deferred(
@@ -167,11 +142,11 @@ async def test_a_cache_call_whose_turn_came_late_in_its_bound_ends_busy_not_give
     while there; it ends at its bound either still queued or just begun: busy both ways.
     """
     store = await _opened_store(tmp_path)
-    gates, held = await _queue_held(store, 1)
+    gates, held = await hold_calls(store, 1)
     own = threading.Event()
     with _in_a_search(), OptionalStoreWaits():
-        call = asyncio.create_task(store._run(functools.partial(_hold, own)))
-    scope = await _next_look(store, call, None)
+        call = asyncio.create_task(store._run(functools.partial(held_call, own)))
+    scope = await next_look(store, call, None)
     assert scope is not None
     gates[0].set()  # the call's turn comes within its share
     with pytest.raises(StateStoreTimeoutError) as caught:
@@ -192,13 +167,13 @@ async def test_a_reservation_queued_behind_busy_calls_still_waits_its_turn(
     safe = FailSafeStore(store)
     window = UsageWindow(period=_MONTH, limit=30, expires_at=time.time() + 600)
     with _inline_in_use(store):
-        gates, held = await _queue_held(store, 3)
+        gates, held = await hold_calls(store, 3)
         with _in_a_search():
             reserve = asyncio.create_task(safe.reserve_usage("brave", [window]))
-        scope = await _next_look(store, reserve, None)
+        scope = await next_look(store, reserve, None)
         gates[0].set()
         for gate in gates[1:]:
-            scope = await _next_look(store, reserve, scope)
+            scope = await next_look(store, reserve, scope)
             assert scope is not None, "the reservation stopped waiting while the store answered"
             gate.set()  # one answer per look: busy all the while
         grant = await reserve

@@ -14,25 +14,18 @@ clock, and no server is needed.
 """
 
 import asyncio
-import functools
-import threading
 from collections.abc import Iterator
 
 import pytest
 import redis
 
+from tests.store_threads import hold_calls, next_look
 from websearch_core.deadline import Deadline, StoreWaitsWithin, enter_call, leave_call
 from websearch_core.state import StateStoreTimeoutError
 from websearch_core.state.redis import RedisStore
 
 PATIENCE = 0.5
 """The queued call's share of the store."""
-
-
-def _hold(gate: threading.Event, client: object) -> str:
-    """A call of this process on one of the store's threads, answered once let go."""
-    gate.wait()
-    return "held"
 
 
 def _answer(client: object) -> str:
@@ -44,24 +37,6 @@ def _answer(client: object) -> str:
 def store() -> Iterator[RedisStore]:
     """A Redis store whose client never connects (port 1 on loopback, never asked)."""
     yield RedisStore(redis.Redis(host="127.0.0.1", port=1), prefix="test:")
-
-
-async def _held(store: RedisStore, count: int) -> tuple[list[threading.Event], list]:
-    """``count`` calls held on the store's threads, in order, waited for without a bound."""
-    gates = [threading.Event() for _ in range(count)]
-    held = [asyncio.ensure_future(store._run(functools.partial(_hold, gate))) for gate in gates]
-    await asyncio.sleep(0)  # each task queues its call before its first await
-    return gates, held
-
-
-async def _next_look(store: RedisStore, call: "asyncio.Task[object]", scope: object) -> object:
-    """The queued call's next wait (``None``: it ended); its first with ``scope`` ``None``."""
-    while not call.done():
-        waits = list(store._waits)
-        if waits and waits[0].scope is not scope:
-            return waits[0].scope
-        await asyncio.sleep(0.01)
-    return None
 
 
 def _bounded(store: RedisStore) -> "asyncio.Task[str]":
@@ -80,11 +55,11 @@ async def test_a_call_queued_while_one_thread_is_stuck_has_its_turn_on_another(
     """A guard (held before): the queue moves on the other threads; the call is answered."""
     threads = store._max_workers
     assert threads == 4  # Redis's default: one thread stuck, three answering
-    gates, held = await _held(store, threads + 1)  # every thread busy, one call queued
+    gates, held = await hold_calls(store, threads + 1)  # every thread busy, one call queued
     call = _bounded(store)
-    scope = await _next_look(store, call, None)
+    scope = await next_look(store, call, None)
     gates[1].set()  # another thread answers and takes the queued call ahead of ours
-    scope = await _next_look(store, call, scope)
+    scope = await next_look(store, call, scope)
     assert scope is not None, "given up while the queue moved"
     gates[2].set()  # our turn, on a thread that is not the stuck one
     assert await call == "answered"
@@ -100,7 +75,7 @@ async def test_a_call_queued_while_every_thread_is_stuck_is_given_up_within_its_
     store: RedisStore,
 ) -> None:
     """A guard (held before): no thread moves the queue; the call is given up, as silent."""
-    gates, held = await _held(store, store._max_workers)
+    gates, held = await hold_calls(store, store._max_workers)
     call = _bounded(store)
     with pytest.raises(StateStoreTimeoutError) as caught:
         await call
