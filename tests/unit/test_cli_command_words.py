@@ -8,26 +8,12 @@ typo (``websearch provders``) gets that line too, naming the command it is near.
 """
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
-from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.cli import EXIT_OK, EXIT_USAGE, main
 from websearch_core.testing import Simulator
-
-
-@pytest.fixture
-def brave(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
-    """Brave simulated on loopback, the only provider a search may ask."""
-    monkeypatch.setenv("WEBSEARCH_STATE_WAIT_SECONDS", "20")  # a loaded machine's store
-    with Simulator(["brave"]).running_in_thread() as sim:
-        monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", sim["brave"].base_url)
-        monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
-        others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
-        monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
-        yield sim
-
 
 Run = Callable[[list[str]], tuple[str, str]]
 

@@ -7,25 +7,12 @@ name did: ``limit=5`` reaches Brave as its ``count``.
 """
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 from pydantic import ValidationError
 
-from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
+from websearch_core import WebSearch
 from websearch_core.testing import Simulator
-
-
-@pytest.fixture
-def brave(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
-    """Brave simulated on loopback, the only provider a search may ask."""
-    monkeypatch.setenv("WEBSEARCH_STATE_WAIT_SECONDS", "20")  # a loaded machine's store
-    with Simulator(["brave"]).running_in_thread() as sim:
-        monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", sim["brave"].base_url)
-        monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
-        others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
-        monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
-        yield sim
 
 
 def _refusal(**params: object) -> str:
