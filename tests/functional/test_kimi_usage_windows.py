@@ -7,6 +7,14 @@ and with its "Your quota will reset ..." sentence a quota spent until next month
 loopback simulator answers with the bodies public clients of api.kimi.com/coding recorded;
 the chain must move on and Kimi's mark must end when the window can last have ended.
 Sources of each body are in its docstring; no capture of them is in the shared fixtures.
+
+Kimi Code's 429s (its error reference, https://www.kimi.com/code/docs/en/kimi-code/
+error-reference.html, Quick Lookup, "Rate Limits & Quotas") give three keywords: "The engine
+is currently overloaded" and "We're receiving too many requests" ask for a short wait; "You've
+reached your usage limit for this period" says the subscription's usage is spent for a
+period. With no "quota" word the shared classifier read the last as a rate limit and Kimi was
+asked again every 60 s until the period ended (a relay's users saw a Kimi 429, body not
+quoted, last to its 5-hour reset: Wei-Shaw/sub2api issue #6573).
 """
 
 import json
@@ -20,6 +28,7 @@ from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
     QuotaExhaustedError,
+    RateLimitedError,
     SearchProviderError,
 )
 from websearch_core.orchestration.credit_probe import next_recheck
@@ -80,6 +89,20 @@ WINDOWS: Final = [
     pytest.param(WEEKLY_FULL, SEVEN_DAYS, id="weekly"),
     pytest.param(WEEKLY_SHORT, SEVEN_DAYS, id="weekly-first-sentence"),
 ]
+
+
+PERIOD_USED_UP: Final = _kimi_error(
+    "You've reached your usage limit for this period.", "rate_limit_reached_error"
+)
+TOO_MANY: Final = _kimi_error(
+    "We're receiving too many requests at the moment. Please wait a moment and try again.",
+    "rate_limit_reached_error",
+)
+"""As Kimi CLI users quote it (MoonshotAI/kimi-cli issues #901, #907, #998)."""
+OVERLOADED: Final = _kimi_error(
+    "The engine is currently overloaded, please try again later", "engine_overloaded_error"
+)
+"""The sentence as MoonshotAI/kimi-code issue #1252 and earendil-works/pi #3494 quote it."""
 
 
 async def _alone(
@@ -172,3 +195,34 @@ async def test_guard_a_403_refusing_the_client_is_still_an_authorization_failure
     assert type(error) is AuthorizationError
     kind, _, _ = await _mark_after(403, CODING_AGENTS)
     assert kind == "unauthorized"
+
+
+@pytest.mark.parametrize("window_hint", [None, "7200"], ids=["no-hint", "retry-after"])
+async def test_a_429_used_up_period_is_a_quota_until_its_window_can_have_ended(
+    window_hint: str | None,
+) -> None:
+    """Fails before the fix: a RateLimitedError, Kimi marked ``rate_limited`` for 60 s. A
+    stated wait (``Retry-After``) wins over the 5-hour window's length."""
+    before = time.time()
+    headers = {"Retry-After": window_hint} if window_hint else None
+    error = await _alone(429, PERIOD_USED_UP, headers)
+    lasts = float(window_hint) if window_hint else FIVE_HOURS
+    assert type(error) is QuotaExhaustedError
+    assert error.status == 429
+    assert error.reset_at is not None
+    assert before + lasts <= error.reset_at.timestamp() <= time.time() + lasts
+    if window_hint is None:
+        started = time.time()
+        kind, until, _ = await _mark_after(429, PERIOD_USED_UP)
+        assert kind == "exhausted"
+        assert started + FIVE_HOURS - 60 <= until <= time.time() + FIVE_HOURS
+
+
+@pytest.mark.parametrize("body", [TOO_MANY, OVERLOADED], ids=["too-many", "overloaded"])
+async def test_guard_a_busy_kimi_stays_a_short_rate_limit(body: str) -> None:
+    """Guard (passes before and after): the busy-service 429s are no spent quota."""
+    error = await _alone(429, body)
+    assert type(error) is RateLimitedError
+    kind, until, _ = await _mark_after(429, body)
+    assert kind == "rate_limited"
+    assert until <= time.time() + 60
