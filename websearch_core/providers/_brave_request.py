@@ -17,6 +17,7 @@ __all__ = [
     "MAX_QUERY_LENGTH",
     "MAX_QUERY_WORDS",
     "MAX_RESULTS",
+    "SEARCH_COUNTRIES",
     "brave_search_lang",
     "carries_language",
     "freshness",
@@ -45,6 +46,15 @@ _SEARCH_LANGS: Final = frozenset(
     }
 )  # fmt: skip
 """Brave's documented ``search_lang`` codes."""
+SEARCH_COUNTRIES: Final = frozenset(
+    {
+        "ar", "au", "at", "be", "br", "ca", "cl", "dk", "fi", "fr", "de", "gr", "hk", "in",
+        "id", "it", "jp", "kr", "my", "mx", "nl", "nz", "no", "cn", "pl", "pt", "ph", "ru",
+        "sa", "za", "es", "se", "ch", "tw", "tr", "gb", "us",
+    }
+)  # fmt: skip
+"""Brave's documented ``country`` codes (its "Country Codes" table, less ``ALL``), lower
+case. Any other answers 422 and costs a resend without it, so it is not sent at all."""
 _LANG_ALIASES: Final = {"ja": "jp", "no": "nb", "nn": "nb", "iw": "he"}
 _TRADITIONAL_CHINESE: Final = frozenset({"hant", "tw", "hk", "mo"})
 

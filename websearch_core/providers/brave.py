@@ -60,6 +60,7 @@ from ._brave_parse import iso_published_date, parse_results, parse_source, resul
 from ._brave_request import (
     DEFAULT_RESULTS,
     MAX_RESULTS,
+    SEARCH_COUNTRIES,
     brave_search_lang,
     carries_language,
     freshness,
@@ -91,6 +92,7 @@ _FILTERS: Final = FilterSupport(
     unpromised=frozenset({"in_url", "exclude_in_url"}),
     two_letter_language=True,  # ``search_lang`` lists no three-letter code
     carries_language=carries_language,  # nor ``af``: what query_params drops is unapplied
+    countries=SEARCH_COUNTRIES,  # 37 countries; another is a 422 and a resend
 )
 INFO = ProviderInfo(
     id="brave",

@@ -1,0 +1,100 @@
+"""A language or country reads applied only when the provider's documented list has it.
+
+The shape checks take any ISO code, and a parameter that takes any string carries it;
+yet an upstream quietly ignores a value off its own list (Google's ``hl=haw``: Hawaiian
+is no Google interface language), or answers 422 (Brave's ``country``). The record said
+``native`` for the request that only carried it. Each case searches once on the loopback
+simulator and reads what the request held and what the note says.
+"""
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.functional._sim_helpers import sim_client
+from websearch_core.testing import Simulator
+from websearch_core.testing.simulator import RecordedRequest
+
+QUERY = "laravel"
+PROVIDERS = ("google", "brave")
+
+
+@pytest.fixture
+async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")  # Google keeps the plain fetch
+    async with Simulator(list(PROVIDERS)) as simulator:
+        yield simulator
+
+
+@dataclass(frozen=True)
+class Case:
+    """One search: the fields passed, the parameter read back, and the note's end."""
+
+    provider: str
+    params: dict[str, Any]
+    field: str
+    """The query-string or form field that carries the filter."""
+    sent: str | None
+    """Its value in the request (``None``: absent)."""
+    note: str | None
+    """The line the result text ends with (``None``: no filter note at all)."""
+
+    @property
+    def label(self) -> str:
+        values = ",".join(f"{key}={value}" for key, value in self.params.items())
+        return f"{self.provider}-{values}"
+
+
+CASES = (
+    # Google: hl=haw was sent and recorded native; Google shows no Hawaiian interface.
+    Case("google", {"language": "haw"}, "hl", "en", "Filters not applied: language=haw."),
+    # Brave: a country off its 37 went out, met a 422 and a resend; now it stays here.
+    Case("brave", {"country": "KE"}, "country", None, "Filters not applied: country=KE."),
+)
+
+
+LISTED = (
+    Case("google", {"language": "pt-BR"}, "hl", "pt-BR", None),
+    Case("google", {"language": "he"}, "hl", "he", None),  # Google writes it iw
+    Case("brave", {"country": "GR"}, "country", "GR", None),
+)
+"""Values on the lists, which went out and read applied before the lists too."""
+
+
+def _field(request: RecordedRequest, name: str) -> str | None:
+    """``name``'s value in the request's query string or form body (``None``: absent)."""
+    pairs = [*request.query, *(request.form() if request.body else ())]
+    values = [value for key, value in pairs if key == name]
+    assert len(values) <= 1, f"{name} sent twice: {values}"
+    return values[0] if values else None
+
+
+async def _check(sim: Simulator, case: Case) -> None:
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider=case.provider, use_cache=False, **case.params)
+    assert result.error is None
+    (request,) = sim[case.provider].requests  # no 422 and resend, one request
+    assert _field(request, case.field) == case.sent
+    last = result.text.splitlines()[-1]
+    if case.note is None:
+        assert not last.startswith("Filters not applied"), last
+    else:
+        assert last == case.note
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.label for case in CASES])
+async def test_a_value_off_the_documented_list_is_neither_sent_nor_applied(
+    sim: Simulator, case: Case
+) -> None:
+    """What the one request carried, and the note: ``Filters not applied`` names exactly
+    the values the provider's list lacks."""
+    await _check(sim, case)
+
+
+@pytest.mark.parametrize("case", LISTED, ids=[case.label for case in LISTED])
+async def test_a_listed_value_goes_out_as_before(sim: Simulator, case: Case) -> None:
+    """Guard (passes before and after): a value on the list is sent as it was and reads
+    applied; the lists hold back only what they lack."""
+    await _check(sim, case)
