@@ -4,7 +4,8 @@ The shape checks take any ISO code, and a parameter that takes any string carrie
 yet an upstream quietly ignores a value off its own list (Google's ``hl=haw``: Hawaiian
 is no Google interface language), or answers 422 (Brave's ``country``). The record said
 ``native`` for the request that only carried it. Each case searches once on the loopback
-simulator and reads what the request held and what the note says.
+simulator and reads what the request held and what the note says. DuckDuckGo's cases are
+regions its ``kl`` list has and which were still lost (Norwegian Bokmål, Slovenia).
 """
 
 from collections.abc import AsyncIterator
@@ -18,7 +19,7 @@ from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import RecordedRequest
 
 QUERY = "laravel"
-PROVIDERS = ("google", "brave")
+PROVIDERS = ("google", "brave", "duckduckgo")
 
 
 @pytest.fixture
@@ -52,6 +53,18 @@ CASES = (
     Case("google", {"language": "haw"}, "hl", "en", "Filters not applied: language=haw."),
     # Brave: a country off its 37 went out, met a 422 and a resend; now it stays here.
     Case("brave", {"country": "KE"}, "country", None, "Filters not applied: country=KE."),
+    # DuckDuckGo lists no-no and sl-sl: Bokmål and Slovenia went as us-en, unapplied.
+    Case("duckduckgo", {"language": "nb"}, "kl", "no-no", None),
+    Case("duckduckgo", {"language": "nb", "country": "NO"}, "kl", "no-no", None),
+    Case("duckduckgo", {"country": "SI"}, "kl", "sl-sl", None),
+    # Britain's region is uk-en: beside a language it has none with, the country holds.
+    Case(
+        "duckduckgo",
+        {"language": "de", "country": "GB"},
+        "kl",
+        "uk-en",
+        "Filters not applied: language=de.",
+    ),
 )
 
 
@@ -89,7 +102,7 @@ async def test_a_value_off_the_documented_list_is_neither_sent_nor_applied(
     sim: Simulator, case: Case
 ) -> None:
     """What the one request carried, and the note: ``Filters not applied`` names exactly
-    the values the provider's list lacks."""
+    the values the provider's list lacks; a region DDG lists is sent and applied."""
     await _check(sim, case)
 
 

@@ -5,7 +5,8 @@
   (``en-gb`` → ``uk-en``), otherwise ``ll-rr`` swapped to ``rr-ll`` and kept only if DDG
   lists it; anything else is ``us-en``. A ``country`` whose pairing with the language (or,
   alone, with English) DDG does not list picks that country's first listed region
-  (``de`` → ``de-de``).
+  (``de`` → ``de-de``). Where DDG writes a code its own way the region is found by that
+  (Slovenia ``si`` → ``sl-sl``, Britain ``gb`` → ``uk-en``, Bokmål ``nb`` → ``no-no``).
 
 The module is private; :mod:`websearch_core.providers.duckduckgo` re-exports its public names.
 """
@@ -60,6 +61,13 @@ _KL_COUNTRIES: Mapping[str, str | None] = MappingProxyType(
 """``kl`` region parts that are not the ISO 3166-1 code; ``None``: no one country (Arabia,
 Latin America, no region)."""
 
+_KL_REGIONS: Mapping[str, str] = MappingProxyType({"gb": "uk", "si": "sl"})
+"""ISO 3166-1 codes whose ``kl`` region part is another (Slovenia is ``sl-sl``): looked up
+by the raw code, Slovenia found no region and went as ``us-en``."""
+_KL_LANGUAGE_OF: Mapping[str, str] = MappingProxyType({"nb": "no", "nn": "no"})
+"""ISO 639-1 codes DDG writes otherwise: Bokmål and Nynorsk are the written forms of the
+Norwegian its ``no-no`` region speaks."""
+
 _REGION_SET = frozenset(REGIONS)
 _REGION_SUBTAG = re.compile(r"^(?:[a-z]{2}|\d{3})$")
 
@@ -105,7 +113,7 @@ def carries_language(language: str | None, country: str | None) -> bool:
     """
     if not language:
         return False
-    return kl_locale(region_for(language, country))[0] == language.split("-")[0].lower()
+    return kl_locale(region_for(language, country))[0] == _kl_language(language).split("-")[0]
 
 
 def carries_country(language: str | None, country: str | None) -> bool:
@@ -118,6 +126,17 @@ def carries_country(language: str | None, country: str | None) -> bool:
     if not country:
         return False
     return kl_locale(region_for(language, country))[1] == country.lower()
+
+
+def _kl_language(language: str) -> str:
+    """``language`` lower-cased, its first subtag as DDG's regions write it (``nb``: ``no``).
+
+    Example:
+        >>> _kl_language("nb-NO"), _kl_language("de")
+        ('no-no', 'de')
+    """
+    primary, dash, rest = language.strip().lower().replace("_", "-").partition("-")
+    return f"{_KL_LANGUAGE_OF.get(primary, primary)}{dash}{rest}"
 
 
 def _home_region(language: str) -> str:
@@ -168,13 +187,15 @@ def region_for(language: str | None, country: str | None) -> str:
         >>> region_for("fr", "CH"), region_for(None, "de"), region_for("de", None)
         ('ch-fr', 'de-de', 'de-de')
     """
+    if language:
+        language = _kl_language(language)
     if language and not country and not _has_region(language):
         return _home_region(language)
     if language and (_has_region(language) or not country):
         return locale_to_kl(language)
     if not country:
         return DEFAULT_REGION
-    region = country.lower()
+    region = _KL_REGIONS.get(country.lower(), country.lower())
     kl = _lookup_kl(f"{language or 'en'}-{region}")
     if kl is None:
         kl = next((code for code in REGIONS if code.split("-")[0] == region), None)
