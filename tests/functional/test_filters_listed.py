@@ -1,11 +1,12 @@
-"""A language or country reads applied only when the provider's documented list has it.
+"""A country reads applied only when the provider's documented list has it.
 
 The shape checks take any ISO code, and a parameter that takes any string carries it;
-yet an upstream quietly ignores a value off its own list (Google's ``hl=haw``: Hawaiian
-is no Google interface language), or answers 422 (Brave's ``country``). The record said
-``native`` for the request that only carried it. Each case searches once on the loopback
-simulator and reads what the request held and what the note says. DuckDuckGo's cases are
-regions its ``kl`` list has and which were still lost (Norwegian Bokmål, Slovenia).
+yet Brave answers a ``country`` off its documented 37 with a 422 and a resend. The record
+said ``native`` for the request that only carried it. Each case searches once on the
+loopback simulator and reads what the request held and what the note says. DuckDuckGo's
+cases are regions its ``kl`` list has and which were still lost (Norwegian Bokmål,
+Slovenia). Languages keep no such list: Google's ``hl`` takes its 150-odd interface
+languages, Hawaiian among them, so ``hl=haw`` goes out and reads applied.
 """
 
 from collections.abc import AsyncIterator
@@ -49,8 +50,6 @@ class Case:
 
 
 CASES = (
-    # Google: hl=haw was sent and recorded native; Google shows no Hawaiian interface.
-    Case("google", {"language": "haw"}, "hl", "en", "Filters not applied: language=haw."),
     # Brave: a country off its 37 went out, met a 422 and a resend; now it stays here.
     Case("brave", {"country": "KE"}, "country", None, "Filters not applied: country=KE."),
     # DuckDuckGo lists no-no and sl-sl: Bokmål and Slovenia went as us-en, unapplied.
@@ -69,11 +68,13 @@ CASES = (
 
 
 LISTED = (
+    Case("google", {"language": "haw"}, "hl", "haw", None),  # one of Google's interfaces
     Case("google", {"language": "pt-BR"}, "hl", "pt-BR", None),
     Case("google", {"language": "he"}, "hl", "he", None),  # Google writes it iw
     Case("brave", {"country": "GR"}, "country", "GR", None),
 )
-"""Values on the lists, which went out and read applied before the lists too."""
+"""Values the providers take (on Brave's list; Google has none), which went out and read
+applied before the lists too."""
 
 
 def _field(request: RecordedRequest, name: str) -> str | None:

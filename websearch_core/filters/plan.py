@@ -138,26 +138,23 @@ def _locale_sent(wanted: RequestedFilters, support: FilterSupport) -> tuple[str 
         country = None
     if country and support.carries_country and not support.carries_country(language, country):
         country = None
-    if language and not _listed(language, support.languages):
-        language = None
     if language and support.carries_language and not support.carries_language(language, country):
         language = None
     return language, country
 
 
-def _listed(value: str, documented: frozenset[str] | None) -> bool:
-    """Whether ``value``'s first subtag is on a provider's documented list (pure).
+def _listed(country: str, documented: frozenset[str] | None) -> bool:
+    """Whether ``country`` is on a provider's documented list (pure).
 
-    ``None`` (no documented list) takes anything. The first subtag, lower case, is what
-    the lists name: a language (``pt`` for ``pt-BR``) or a country code.
+    ``None`` (no documented list) takes any code.
 
     Examples:
-        >>> _listed("pt-BR", frozenset({"pt", "en"})), _listed("haw", frozenset({"en"}))
+        >>> _listed("GR", frozenset({"gr", "us"})), _listed("KE", frozenset({"us"}))
         (True, False)
         >>> _listed("KE", None)
         True
     """
-    return documented is None or value.split("-", 1)[0].lower() in documented
+    return documented is None or country.lower() in documented
 
 
 def _ways(

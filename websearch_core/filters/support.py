@@ -118,14 +118,13 @@ class FilterSupport:
     same function, so the record and the wire cannot disagree."""
     carries_country: Carries | None = None
     """The same for the native country parameter (DuckDuckGo lists no Kenyan region)."""
-    languages: frozenset[str] | None = None
-    """The primary language subtags (lower case) the native language parameter's docs list;
-    ``None``: no documented list, any tag goes. An upstream takes a value off its list and
-    quietly ignores it (Google's ``hl=haw``): such a value is not sent and is recorded
-    ignored, rather than ``native`` for a request that only carried it."""
     countries: frozenset[str] | None = None
-    """The same for the native country parameter: the ISO 3166-1 alpha-2 codes (lower case)
-    its docs list (Brave's 38)."""
+    """The ISO 3166-1 alpha-2 codes (lower case) the native country parameter's docs list;
+    ``None``: no documented list, any code goes. A code off the list is not sent and is
+    recorded not applied, rather than ``native`` for a request that only carried it (Brave's
+    37: another is a 422 and a resend). Languages have no such list: the one provider with
+    a closed documented set (Brave's ``search_lang``) judges it in ``carries_language``, and
+    Google's ``hl`` takes its 150-odd interface languages, Hawaiian among them."""
     demoted: frozenset[FilterName] = frozenset()
     """Filters whose values the provider is sent as plain words rather than as operators,
     and checked here: the HTML engines' wanted ``inurl:`` (the reference's

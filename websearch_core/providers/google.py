@@ -55,7 +55,6 @@ from ..html import navigation_headers
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
 from ._escalation import Escalation, FailureTexts
-from ._google_locales import GOOGLE_HL_LANGUAGES
 from ._google_parse import (
     GOOGLE_HOME_URL,
     PROVIDER_ID,
@@ -136,8 +135,6 @@ INFO = ProviderInfo(
         native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
         query=SCRAPER_OPERATORS,
         demoted=frozenset({"in_url"}),
-        # ``hl`` takes any tag and ignores one Google has no interface for (``haw``).
-        languages=GOOGLE_HL_LANGUAGES,
     ),
 )
 
