@@ -9,7 +9,9 @@ both retrievers check theirs. The refusal is worded as the tool classes word the
 (:mod:`llamaindex_websearch._keywords`), listing the keywords the call takes. The values
 are checked here too, each on its own (:func:`refuse_bad_values`), and a ``web_search``
 client beside options (:func:`refuse_both_sources`); what needs the environment (another
-setting read from there) is checked at the first call.
+setting read from there) is checked at the first call. Every refusal is a
+``ConfigurationError``, as LangChain's builders raise for the same option
+(:mod:`websearch_core.build_errors`); one that was a ``TypeError`` still is one.
 """
 
 from collections.abc import Iterable, Mapping
@@ -33,13 +35,18 @@ def refuse_unknown_options(owner: str, given: Iterable[str], *own: str) -> None:
         *own: The caller's own keyword-only parameters, also known names.
 
     Raises:
-        TypeError: A keyword is unknown; the message names the one probably meant and
-            lists the keywords ``owner`` takes (``web_search``, ``own``, then ``WebSearch``'s).
+        OptionTypeError: A keyword is unknown (a ``TypeError``); the message names the one
+            probably meant and lists the keywords ``owner`` takes (``web_search``, ``own``,
+            then ``WebSearch``'s).
     """
+    from websearch_core.build_errors import OptionTypeError
     from websearch_core.client import WEB_SEARCH_OPTION_NAMES  # loads with the tool anyway
 
     takes = ("web_search", *own, *sorted(WEB_SEARCH_OPTION_NAMES))
-    refuse_unknown_keyword(owner, given, takes)
+    try:
+        refuse_unknown_keyword(owner, given, takes)
+    except TypeError as error:
+        raise OptionTypeError(str(error)) from None
 
 
 def refuse_wrong_objects(owner: str, web_search: object, options: Mapping[str, object]) -> None:
@@ -50,20 +57,21 @@ def refuse_wrong_objects(owner: str, web_search: object, options: Mapping[str, o
     for its arguments) naming neither the option nor the factory.
 
     Raises:
-        TypeError: One is not what it must be; the message names it and its type, never
-            its value (a string given by mistake may be a key).
+        OptionTypeError: One is not what it must be (a ``TypeError``); the message names it
+            and its type, never its value (a string given by mistake may be a key).
     """
+    from websearch_core.build_errors import OptionTypeError
     from websearch_core.client import WebSearch
     from websearch_core.client_arguments import check_client_arguments, web_search_problem
 
     if web_search is not None and not isinstance(web_search, WebSearch):
-        raise TypeError(f"{owner}(): {web_search_problem(web_search)}")
+        raise OptionTypeError(f"{owner}(): {web_search_problem(web_search)}")
     try:
         check_client_arguments(
             options.get("settings"), options.get("session"), options.get("oauth_refreshers")
         )
     except TypeError as error:
-        raise TypeError(f"{owner}(): {error}") from None
+        raise OptionTypeError(f"{owner}(): {error}") from None
 
 
 def refuse_bad_values(owner: str, options: Mapping[str, object]) -> None:
@@ -112,11 +120,13 @@ def refuse_both_sources(owner: str, web_search: object, options: Mapping[str, ob
     from a caller's own defaults, it was refused here but taken by LangChain's tool.
 
     Raises:
-        TypeError: Both were given; the message names ``owner`` and the options given,
-            in the words every adapter uses (:mod:`websearch_core.one_source`).
+        OptionTypeError: Both were given (a ``TypeError``); the message names ``owner`` and
+            the options given, in the words every adapter uses (:mod:`websearch_core.one_source`).
     """
     from websearch_core.one_source import both_sources_problem
 
     problem = both_sources_problem(web_search, options)
     if problem is not None:
-        raise TypeError(f"{owner}(): {problem}")
+        from websearch_core.build_errors import OptionTypeError
+
+        raise OptionTypeError(f"{owner}(): {problem}")

@@ -30,9 +30,11 @@ from websearch_core import (
     SearchSource,
     WebSearch,
 )
+from websearch_core.build_errors import options_refused
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.deadline import CallClock
+from websearch_core.given_options import CHECKED_ALREADY
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
 from websearch_core.search_closing import SearchClosing
@@ -57,6 +59,8 @@ _OWN_KEYWORDS = ("k", "include_answer", "include_content", "recency", "callback_
 """The retriever's own keywords, listed (after ``web_search``) when one is unknown."""
 _CONFIG_OPTIONS = frozenset({"settings", "api_keys", "provider", "timeout_seconds"})
 """The options the retriever's config checks as its fields (refused as ``ValidationError``)."""
+_CHECKED = {CHECKED_ALREADY: True}
+"""The config's validation context: :func:`_refuse_given_options` checked the other options."""
 
 
 class _RetrieverConfig(ClientOptions):
@@ -111,12 +115,13 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
             ``deadline_seconds``, ``session``, ...), as ``create_web_search_tool`` takes them.
 
     Raises:
-        pydantic.ValidationError: An argument is invalid (an unknown provider, ``k`` out
-            of range, ``web_search`` together with options to build a client).
-        TypeError: An unknown keyword, or a ``session``/``oauth_refreshers`` of the wrong
-            kind (worded as the LlamaIndex factories word it).
-        ConfigurationError: Another setting's value is one its ``Settings`` field refuses
-            (``deadline_seconds=0``), worded as the factories word it.
+        ConfigurationError: Any argument refused, as LangChain's builders and the
+            LlamaIndex factories refuse theirs (:mod:`websearch_core.build_errors`): a
+            setting its ``Settings`` field refuses (``deadline_seconds=0``), worded as the
+            factories word it; also a ``pydantic.ValidationError`` for an invalid field (an
+            unknown provider, ``k`` out of range, ``web_search`` together with options to
+            build a client); also a ``TypeError`` for an unknown keyword or a
+            ``session``/``oauth_refreshers`` of the wrong kind (the factories' words).
 
     Example:
         >>> from llama_index.core.query_engine import RetrieverQueryEngine  # doctest: +SKIP
@@ -141,17 +146,19 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
         **options: "Unpack[WebSearchOptions]",
     ) -> None:
         _refuse_given_options(options)
-        config = _RetrieverConfig.model_validate(
-            {
-                **options,
-                "api_keys": options.get("api_keys") or {},  # the config names a wrong shape
-                "k": k,
-                "include_answer": include_answer,
-                "include_content": include_content,
-                "recency": recency,
-                "web_search": web_search,
-            }
-        )
+        given = {
+            **options,
+            "api_keys": options.get("api_keys") or {},  # the config names a wrong shape
+            "k": k,
+            "include_answer": include_answer,
+            "include_content": include_content,
+            "recency": recency,
+            "web_search": web_search,
+        }
+        try:  # the options beyond the config's fields were checked just above: once is enough
+            config = _RetrieverConfig.model_validate(given, context=_CHECKED)
+        except ValidationError as error:
+            raise options_refused(error) from None
         super().__init__(callback_manager=callback_manager, verbose=verbose)
         self._config = config
         self._clients = LoopBoundClient()

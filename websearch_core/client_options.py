@@ -26,13 +26,14 @@ from pydantic import (
     PrivateAttr,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
 from .client_arguments import settings_problem, web_search_problem
-from .given_options import GivenOptions, option_names, split_given_options
+from .given_options import CHECKED_ALREADY, GivenOptions, option_names, split_given_options
 from .meant_names import named_field_extras
 from .settings_limits import MAX_TIMEOUT_SECONDS
 from .tool_copies import with_own_clients
@@ -135,9 +136,26 @@ class ClientOptions(BaseModel):
     its own, but its fields are listed wherever the model is), and declaring them would
     define the settings model with the class, on import."""
 
+    def __init__(self, /, **data: Any) -> None:
+        """Build the adapter; a refused option raises :class:`.OptionsValidationError`.
+
+        That is pydantic's ``ValidationError`` and also a ``ConfigurationError``, the class
+        LlamaIndex's factories raise for the same option (:mod:`.build_errors`). It is
+        raised here, after validation: one raised inside it comes out as a plain
+        ``ValidationError``.
+        """
+        try:
+            super().__init__(**data)
+        except ValidationError as error:
+            from .build_errors import options_refused  # only for a refused option
+
+            raise options_refused(error) from None
+
     @model_validator(mode="wrap")
     @classmethod
-    def _unknown_keywords_meant(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+    def _unknown_keywords_meant(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo
+    ) -> Self:
         """Refuse a keyword no field has with the one probably meant.
 
         ``WebSearchTool(api_key=...)`` was refused with pydantic's ``Extra inputs are not
@@ -148,12 +166,16 @@ class ClientOptions(BaseModel):
         Any other ``WebSearch`` keyword is taken out first, its value checked as the
         LlamaIndex factories check it (:func:`.given_options.split_given_options`), and
         kept for :meth:`new_client`; a misspelt one is named with it
-        (``deadline_second``: ``did you mean deadline_seconds?``).
+        (``deadline_second``: ``did you mean deadline_seconds?``). A builder that checked
+        the values itself says so in the context (:data:`.given_options.CHECKED_ALREADY`).
         """
         given = GivenOptions()
         if isinstance(data, Mapping) and not data.keys() <= cls.model_fields.keys():
             title = cls.model_config.get("title") or cls.__name__
-            data, given = split_given_options(title, cls.model_fields.keys(), data)
+            context = info.context
+            checked = isinstance(context, Mapping) and context.get(CHECKED_ALREADY) is True
+            fields = cls.model_fields.keys()
+            data, given = split_given_options(title, fields, data, checked=checked)
         try:
             built = handler(data)
         except ValidationError as error:
@@ -229,6 +251,38 @@ class ClientOptions(BaseModel):
         copied = super().__copy__()
         if copied.__pydantic_private__:
             with_own_clients(copied.__pydantic_private__)
+        return copied
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy, with ``update``'s fields (unchecked, as pydantic's) and options (checked).
+
+        An option beyond the fields (``deadline_seconds``) is checked as when built and
+        changes the copy's client alone; pydantic's own copy kept it where nothing read it
+        (:func:`.given_options.copy_update`).
+
+        Raises:
+            OptionsValidationError: An option's value is one ``WebSearch`` would refuse.
+            OptionTypeError: A name in ``update`` is neither a field nor an option, or a
+                ``web_search`` client would sit beside options to build one.
+        """
+        if not update or update.keys() <= type(self).model_fields.keys():
+            return super().model_copy(update=update, deep=deep)
+        from .build_errors import OptionTypeError, options_refused
+        from .given_options import copy_update
+
+        title = self.model_config.get("title") or type(self).__name__
+        try:
+            fields, given = copy_update(
+                title, type(self).model_fields.keys(), self._own_given(), update
+            )
+        except ValidationError as error:
+            raise options_refused(error) from None
+        copied = super().model_copy(update=fields, deep=deep)
+        cast("dict[str, Any]", copied.__pydantic_private__)["_given"] = given
+        try:
+            copied._refuse_client_beside_options()
+        except ValueError as error:
+            raise OptionTypeError(f"{title}.model_copy(): {error}") from None
         return copied
 
     def __getstate__(self) -> dict[Any, Any]:

@@ -18,7 +18,21 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-__all__ = ["GivenOptions", "option_names", "split_given_options"]
+__all__ = [
+    "CHECKED_ALREADY",
+    "GivenOptions",
+    "copy_update",
+    "option_names",
+    "split_given_options",
+]
+
+CHECKED_ALREADY = "websearch_given_options_checked"
+"""A validation context key: the builder has checked the options' values already.
+
+LlamaIndex's retriever checks every option beyond its config's fields as the factories do
+(their words, their classes) before it validates the config; the config checked each value
+a second time. With this key true in the context the values are only taken out and kept.
+"""
 
 
 class GivenOptions(dict[str, Any]):
@@ -48,7 +62,7 @@ def option_names() -> frozenset[str]:
 
 
 def split_given_options(
-    title: str, fields: Collection[str], data: Mapping[str, Any]
+    title: str, fields: Collection[str], data: Mapping[str, Any], *, checked: bool = False
 ) -> tuple[dict[str, Any], GivenOptions]:
     """Take the ``WebSearch`` options that are no field of ``title`` out of ``data``.
 
@@ -56,6 +70,7 @@ def split_given_options(
         title: The adapter's name, for the errors (``WebSearchTool``).
         fields: The adapter's own fields (those stay in ``data``).
         data: The keywords the adapter was built with.
+        checked: The caller has checked the options' values already (each once is enough).
 
     Returns:
         The keywords left for the model's fields (unknown names among them, refused there
@@ -71,11 +86,56 @@ def split_given_options(
     taken = {name: value for name, value in data.items() if name in names and name not in fields}
     if not taken:
         return dict(data), GivenOptions()
-    problems = [problem for name, value in taken.items() for problem in _problems(name, value)]
+    problems = (
+        [] if checked else [p for name, value in taken.items() for p in _problems(name, value)]
+    )
     if problems:
         raise ValidationError.from_exception_data(title, problems, hide_input=True)
     rest = {name: value for name, value in data.items() if name not in taken}
     return rest, GivenOptions(taken)
+
+
+def copy_update(
+    title: str, fields: Collection[str], given: GivenOptions, update: Mapping[str, Any]
+) -> tuple[dict[str, Any], GivenOptions]:
+    """Split a ``model_copy(update=...)`` into field values and the copy's own options.
+
+    Pydantic's ``model_copy`` writes every updated name into the copy's fields unchecked:
+    ``tool.model_copy(update={"deadline_seconds": 5})`` gave a copy that searched with the
+    original's deadline, the new value kept where nothing reads it. An option is now
+    checked as when built and joins the copy's options (the original's left as they are);
+    a name neither a field nor an option is refused, saying what to pass.
+
+    Args:
+        title: The adapter's name, for the errors.
+        fields: The adapter's own fields (their updates stay pydantic's, unchecked).
+        given: The original's options.
+        update: What ``model_copy`` was asked to change.
+
+    Returns:
+        The field updates for pydantic, and the copy's options.
+
+    Raises:
+        ValidationError: An option's value is one ``WebSearch`` would refuse.
+        OptionTypeError: A name is neither a field nor a ``WebSearch`` option.
+    """
+    fields_update = {name: value for name, value in update.items() if name in fields}
+    others = {name: value for name, value in update.items() if name not in fields}
+    if not others:
+        return fields_update, given
+    unknown, taken = split_given_options(title, fields, others)
+    if unknown:
+        from .build_errors import OptionTypeError
+        from .meant_names import closest_name
+
+        name = next(iter(unknown))
+        close = closest_name(name, sorted({*fields, *option_names()}))
+        meant = f"; did you mean {close}?" if close is not None else ""
+        raise OptionTypeError(
+            f"{title}.model_copy(): {name!r} in update is neither a field nor a WebSearch "
+            f"option{meant} (pass one of those, or build a new {title})"
+        )
+    return fields_update, GivenOptions({**given, **taken})
 
 
 def _problems(name: str, value: object) -> list[InitErrorDetails]:
