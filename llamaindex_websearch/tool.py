@@ -8,7 +8,7 @@ configuration come back the same way, with the one-line texts of
 :mod:`websearch_core.tool_errors` that the LangChain tool gives too.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
@@ -157,14 +157,24 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
     def __init__(
         self, web_search: "WebSearch | None" = None, **kwargs: "Unpack[WebSearchOptions]"
     ) -> None:
-        from websearch_core.client import LoopBoundClient  # the client loads with a tool
-        from websearch_core.credentials import refuse_bad_keys_in_code
+        _refuse_options("WebSearchToolSpec", web_search, kwargs)
+        self._keep(web_search, kwargs)
 
-        refuse_unknown_options("WebSearchToolSpec", kwargs)
-        refuse_wrong_objects("WebSearchToolSpec", web_search, kwargs)
-        refuse_bad_values("WebSearchToolSpec", kwargs)
-        refuse_both_sources("WebSearchToolSpec", web_search, kwargs)
-        refuse_bad_keys_in_code(kwargs.get("api_keys"))  # its shape: at the first call
+    @classmethod
+    def _checked_already(cls, web_search: "WebSearch | None", kwargs: "WebSearchOptions") -> Self:
+        """A spec of options its caller has just checked (``create_web_search_tool``).
+
+        Built through ``__init__`` it checked every option a second time (the factory
+        checks them first, to name itself in the refusals).
+        """
+        spec = cls.__new__(cls)
+        spec._keep(web_search, kwargs)
+        return spec
+
+    def _keep(self, web_search: "WebSearch | None", kwargs: "WebSearchOptions") -> None:
+        """Keep the client or the options for the first call, which builds the client."""
+        from websearch_core.client import LoopBoundClient  # the client loads with a tool
+
         self._given = web_search
         self._kwargs = kwargs
         self._clients = LoopBoundClient()
@@ -322,9 +332,22 @@ def create_web_search_tool(
         ...     output = await tool.acall(query="python 3.13 release notes")
         >>> output.raw_output["response"]["sources"][0]["url"]  # doctest: +SKIP
     """
-    refuse_unknown_options("create_web_search_tool", kwargs)
-    refuse_wrong_objects("create_web_search_tool", web_search, kwargs)
-    refuse_bad_values("create_web_search_tool", kwargs)
-    refuse_both_sources("create_web_search_tool", web_search, kwargs)
-    (tool,) = WebSearchToolSpec(web_search, **kwargs)._function_tools()
+    _refuse_options("create_web_search_tool", web_search, kwargs)
+    (tool,) = WebSearchToolSpec._checked_already(web_search, kwargs)._function_tools()
     return tool
+
+
+def _refuse_options(owner: str, web_search: "WebSearch | None", kwargs: "WebSearchOptions") -> None:
+    """Refuse what ``owner`` cannot build a client from, once, in the factories' words.
+
+    Raises:
+        ConfigurationError: See :mod:`llamaindex_websearch._options` (a ``TypeError`` too
+            for an unknown keyword or an object of the wrong kind).
+    """
+    from websearch_core.credentials import refuse_bad_keys_in_code
+
+    refuse_unknown_options(owner, kwargs)
+    refuse_wrong_objects(owner, web_search, kwargs)
+    refuse_bad_values(owner, kwargs)
+    refuse_both_sources(owner, web_search, kwargs)
+    refuse_bad_keys_in_code(kwargs.get("api_keys"))  # its shape: at the first call
