@@ -9,7 +9,7 @@ texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 
 import inspect
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.tools import ToolException
 from pydantic import BaseModel, ValidationError
@@ -24,6 +24,11 @@ from websearch_core.tool_errors import configuration_error_text, invalid_argumen
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._tool_calls import ToolCallAwareTool, in_tool_call
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from ._keywords import ToolKeywords
 
 __all__ = ["WebSearchInput", "WebSearchTool"]
 
@@ -144,6 +149,11 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         bool | str | Callable[[ValidationError | ValidationErrorV1], str] | None
     ) = invalid_arguments_text
     """Invalid arguments reach the model as error text naming each bad field."""
+
+    if TYPE_CHECKING:
+        # For type checkers alone (BaseTool's ``**kwargs: Any`` let a misspelt option
+        # through): at run time pydantic's ``__init__`` stays (see ``_keywords``).
+        def __init__(self, **keywords: "Unpack[ToolKeywords]") -> None: ...
 
     # ``_run`` and ``_arun`` take the arguments as ``*args, **kwargs`` (BaseTool's own
     # signature) on purpose. LangChain reads the running method's signature and resolves
