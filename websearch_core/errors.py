@@ -6,6 +6,8 @@ message text::
 
     WebSearchError
     ├── ConfigurationError(ValueError)       bad settings, unknown provider id, bad credentials
+    │   ├── build_errors.OptionsValidationError(ValidationError)  a pydantic adapter's option
+    │   └── build_errors.OptionTypeError(TypeError)   an unknown keyword or a wrong object
     ├── NoProviderConfiguredError            nothing in the chain could run at all
     │   └── NoProviderCanRunError        each chosen lacks its setup; an AllProvidersFailedError too
     ├── AllProvidersFailedError              every candidate failed; .failures holds each error
