@@ -27,11 +27,12 @@ from websearch_core import WebSearch
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
+    CreditsSpentError,
     QuotaExhaustedError,
     RateLimitedError,
     SearchProviderError,
 )
-from websearch_core.orchestration.credit_probe import next_recheck
+from websearch_core.orchestration.credit_probe import CREDIT_RECHECK_SECONDS, next_recheck
 from websearch_core.testing import Fault, Simulator
 
 FALLBACK: Final = "tavily"
@@ -94,6 +95,11 @@ WINDOWS: Final = [
 PERIOD_USED_UP: Final = _kimi_error(
     "You've reached your usage limit for this period.", "rate_limit_reached_error"
 )
+MONTH_USED_UP: Final = _kimi_error(
+    "You've reached kimi monthly usage limit", "rate_limit_reached_error"
+)
+"""The 429 keyword of Kimi Code's error reference (Quick Lookup, Rate Limits & Quotas),
+as written there; its error type is not documented (the period 429's is assumed)."""
 TOO_MANY: Final = _kimi_error(
     "We're receiving too many requests at the moment. Please wait a moment and try again.",
     "rate_limit_reached_error",
@@ -226,3 +232,18 @@ async def test_guard_a_busy_kimi_stays_a_short_rate_limit(body: str) -> None:
     kind, until, _ = await _mark_after(429, body)
     assert kind == "rate_limited"
     assert until <= time.time() + 60
+
+
+async def test_a_429_used_up_month_is_a_spent_cycle_re_checked_every_few_hours() -> None:
+    """Fails before the fix: a RateLimitedError, Kimi marked ``rate_limited`` for 60 s and
+    asked again each minute for the rest of its month. The month is the subscription's
+    own (no answer names its end), so it reads as the spent billing cycle does: a spent
+    balance, re-checked."""
+    error = await _alone(429, MONTH_USED_UP)
+    assert type(error) is CreditsSpentError
+    assert error.status == 429
+    before = time.time()
+    kind, _, recheck = await _mark_after(429, MONTH_USED_UP)
+    assert kind == "exhausted"
+    assert recheck is not None
+    assert before + CREDIT_RECHECK_SECONDS <= recheck <= time.time() + CREDIT_RECHECK_SECONDS

@@ -25,7 +25,8 @@
   "usage limit for this billing cycle" is reached is a spent balance (:data:`CYCLE_SPENT`),
   re-checked. A 403 naming a used-up "5-hour" or "weekly (7-day)" usage limit is a quota
   spent until that window can last end (:data:`USAGE_WINDOWS`), and so is a 429 naming the
-  "usage limit for this period" (5 hours); its busy-service 429s stay rate limits. Display
+  "usage limit for this period" (5 hours); a 429 naming its "monthly usage limit" is a spent
+  cycle (:data:`MONTH_SPENT`); its busy-service 429s stay rate limits. Display
   texts stay the spec's (``Kimi authorization failed (403) ...``).
 
 Captures: there is no real capture of this API. ``fixtures/kimi/*.json`` are responses of a
@@ -67,6 +68,7 @@ __all__ = [
     "INFO",
     "KIMI_ENDPOINT",
     "MISSING_KEY_MESSAGE",
+    "MONTH_SPENT",
     "SEVEN_DAYS",
     "URL_ENV_VARS",
     "USAGE_WINDOWS",
@@ -90,6 +92,14 @@ Permission Errors), observed with ``permission_error`` or ``access_terminated_er
 types of a key refused too, so the words decide. Read as a spent balance, re-checked every
 few hours: the cycle ends on the subscription's own date, which no answer names, so neither
 an authorization cooldown (five minutes, then refused again) nor next month fits."""
+
+MONTH_SPENT: Final = "monthly usage limit"
+"""Kimi Code's 429 "You've reached kimi monthly usage limit" (the same error reference,
+Quick Lookup, Rate Limits & Quotas; no captured body). With no "quota" word the shared
+classifier read it as a rate limit, so Kimi was asked again every minute for the rest of the
+month. The month is the subscription's own, as the billing cycle above is (no answer names
+its end): read the same way, a spent balance re-checked every few hours, rather than held
+out to the calendar's next month (too early or too late by up to a month)."""
 
 FIVE_HOURS: Final = 5 * 3600.0
 SEVEN_DAYS: Final = 7 * 86400.0
@@ -147,7 +157,7 @@ class KimiProvider(ProtocolProvider):
     credential_kinds = KEY_IN_AUTHORIZATION
     errors = ErrorMap(
         prefix="Kimi search API error",
-        prepaid_phrases=(CYCLE_SPENT,),
+        prepaid_phrases=(CYCLE_SPENT, MONTH_SPENT),
         usage_windows=USAGE_WINDOWS,
     )
 
