@@ -24,16 +24,21 @@ and an ``unclosed event loop`` warning each).
 Ctrl-C on the main thread (a plain script's sync call, a command) reaches the coroutine
 through the runner's own SIGINT handler: the first cancels it, and the runner then raises
 ``KeyboardInterrupt`` while handling the coroutine's ``CancelledError``; a second one, while
-the cancelled coroutine closes what it opened, is raised inside that clean-up. Either way
+the cancelled coroutine closes what it opened, was raised inside that clean-up. Either way
 Python printed the ``CancelledError``'s traceback deep in aiohttp and "During handling of
 the above exception, another exception occurred" before the interrupt. :func:`run_to_end`
 raises one ``KeyboardInterrupt`` instead, from its own line, as the worker-thread bridge
 (:mod:`websearch_core.loop_worker`) does; the chain stays on ``__context__`` for a debugger.
+On the main thread the runner's handler is replaced for the call
+(:mod:`websearch_core.loop_interrupts`): a second Ctrl-C lets that clean-up finish, within
+a bound, and a third stops at once.
 """
 
 import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
+
+from .loop_interrupts import Interrupts, interrupts_handled
 
 __all__ = ["run_to_end"]
 
@@ -58,13 +63,22 @@ def run_to_end(coroutine: Coroutine[Any, Any, _T]) -> _T:
         42
     """
     kept: list[_T] = []
+    handler: Interrupts | None = None
 
     async def keep() -> None:
+        task = asyncio.current_task()
+        if handler is not None and task is not None:
+            handler.watch(task)
         kept.append(await coroutine)
 
     try:
-        with asyncio.Runner() as runner:  # asyncio.run's own steps, as nest_asyncio leaves them
+        # asyncio.run's own steps, as nest_asyncio leaves them; Ctrl-C as loop_interrupts says
+        with asyncio.Runner() as runner, interrupts_handled(runner.get_loop()) as handler:
             runner.run(keep())
     except KeyboardInterrupt:
         raise KeyboardInterrupt from None  # one clean interrupt, however many Ctrl-Cs
+    except asyncio.CancelledError:
+        if handler is not None and handler.count:  # cancelled by Ctrl-C, as asyncio says it
+            raise KeyboardInterrupt from None
+        raise
     return kept[0]
