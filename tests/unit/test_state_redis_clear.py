@@ -127,6 +127,29 @@ async def test_a_note_made_between_the_scan_and_the_reset_is_cleared(
     assert await store.get_note("gemini", "model", time.time()) is None
 
 
+@pytest.mark.parametrize("period", ["month", "budget:day", "budget:minute"])
+async def test_a_current_counter_an_older_release_makes_after_the_scan_is_cleared(
+    store: "RedisStore", scan_hooked: Any, redis_client: Any, prefix: str, period: str
+) -> None:
+    """Failed before: an older release indexes nothing, so its window's first count, made
+    between the scan and the script, survived the reset. The script now also names the
+    counters of the windows around now."""
+    from websearch_core.orchestration.quota import usage_periods_near
+
+    [key] = [p for p in usage_periods_near(time.time(), 0.0) if p.startswith(period + ":")]
+    counter, elsewhere = f"{prefix}usage:brave:{key}", f"{prefix}usage:exa:{key}"
+
+    def older_release_counts() -> None:
+        redis_client.incr(counter)  # INCR with no index entry, as an older release counts
+        redis_client.incr(elsewhere)
+
+    scan_hooked.hook, scan_hooked.hook_after = older_release_counts, "usage:"
+    await store.clear("brave")
+    assert scan_hooked.hooked == 1  # made after the scan
+    assert redis_client.exists(counter) == 0
+    assert redis_client.get(elsewhere) == b"1"  # another provider's current count: kept
+
+
 # -- clear_all: made between its scan and its reset --------------------------------------
 
 

@@ -45,10 +45,12 @@ __all__ = [
     "mark_for_failure",
     "period_window",
     "start_of_next_month",
+    "usage_periods_near",
     "utc_text",
 ]
 
 Period = Literal["minute", "hour", "day", "month"]
+_PERIODS: Final[tuple[Period, ...]] = ("minute", "hour", "day", "month")
 _BUDGET = re.compile(r"^\s*(\d+)\s*/\s*(minute|hour|day|month)\s*$", re.IGNORECASE)
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(s|sec|second|min|minute|h|hour)\s*$", re.IGNORECASE)
 _RATE_SECONDS = {"s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0}
@@ -136,6 +138,31 @@ def period_window(period: Period, now: float) -> tuple[str, float]:
     start, end, key = _window(period, now)
     _last_window[period] = (start, end, key)
     return key, end
+
+
+def usage_periods_near(now: float, slack: float) -> tuple[str, ...]:
+    """The usage counters' period keys a request within ``slack`` seconds of ``now`` counts in.
+
+    A request counts in its month's window (``month:...``) and, with a budget, in that
+    budget's (``budget:<period>:...``): the keys any release of this library writes (the
+    store's key layout). A reset of a store that lists counters before deleting them
+    (Redis's ``SCAN``) names these too, so that one another process creates in between, with
+    no index entry (an older release), is deleted with the rest; ``slack`` covers that
+    process's clock being off and a window's end falling in between.
+
+    Example:
+        >>> usage_periods_near(0.0, 0.0)[:3]
+        ('month:1970-01', 'budget:minute:1970-01-01T00:00', 'budget:hour:1970-01-01T00')
+        >>> len(usage_periods_near(1_000_000.0, 60.0))  # the minutes before and after too
+        7
+    """
+    keys: dict[str, None] = {}
+    for moment in (now - slack, now, now + slack):
+        keys[_window("month", moment)[2]] = None
+    for period in _PERIODS:
+        for moment in (now - slack, now, now + slack):
+            keys["budget:" + _window(period, moment)[2]] = None
+    return tuple(keys)
 
 
 _last_window: dict[str, tuple[float, float, str]] = {}

@@ -319,8 +319,11 @@ moment between, so a counter another process creates just before the reset (a ne
 period's first reservation) cannot survive it, and one created after sees the reset. Only
 names under the provider's usage and note prefixes are deleted: the keyspace is shared, and
 a corrupt or foreign index must not reach other data. The ``SCAN`` before it stays for
-keys an older release wrote, which it did not index; one such key created between that
-scan and this script survives, as every key did before the index.
+keys an older release wrote, which it did not index. Such a counter created between that
+scan and this script is deleted too when it counts a window around now (the caller names
+those counters: a month's or budget window's first request, the likely one); a note, or a
+counter of another window, created then survives, as every key did before the index. The
+scan cannot move in here: it walks the whole shared keyspace, and a script runs alone.
 """
 
 CLEAR_ALL_BATCH: Final = 1000

@@ -123,6 +123,9 @@ _CACHE_VERSION: Final = 1
 _CACHE_HEADER: Final = struct.Struct("!Bddd")
 _DEFAULT_TIMEOUT: Final = 5.0
 _GLOB_SPECIALS: Final = frozenset("*?[]\\")
+_NEAR_WINDOW_SECONDS: Final = 60.0
+"""How far from the reset's clock ``clear`` looks for the windows a request counts in: a
+window ending between the scan and the script, another machine's clock a minute off."""
 
 
 def _epoch_ms(seconds: float) -> int:
@@ -620,11 +623,19 @@ class RedisStore(ThreadedStore[redis.Redis]):
         What was made before it and is written after it is then not written (see
         :data:`._redis_scripts.RESET_CHECK`); rate slots and capped reservations still
         are. The ``SCAN`` first finds the usage and note keys an older release wrote
-        without the index (:data:`CLEAR_LUA`).
+        without the index (:data:`CLEAR_LUA`). A counter such a release creates after the
+        scan, before the script, is most likely a window's first (its first request this
+        month, or this budget window): the script is also given the names of the counters
+        a request within a minute of now counts in, and deletes those
+        that exist when it runs.
         """
+        # Here, not at the top: the ledger's window names, without loading it with the store.
+        from ..orchestration.quota import usage_periods_near
+
         check_provider(provider)
         usage, note = self._key("usage", provider, ""), self._key("note", provider, "")
         patterns = [_glob_escape(usage) + "*", _glob_escape(note) + "*"]
+        near = usage_periods_near(time.time(), _NEAR_WINDOW_SECONDS)
         keys = [self._key("reset", provider), self._index_key(provider), self._key("marks")]
         keys += [self._key("mark", provider), self._key("failures", provider)]
         keys += self._rate_keys(provider)
@@ -638,7 +649,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
             ]
             if not withdrawal.start():
                 return
-            self._clear_script(keys=[*keys, *unindexed], args=args, client=client)
+            named = dict.fromkeys([*unindexed, *(usage + period for period in near)])
+            self._clear_script(keys=[*keys, *named], args=args, client=client)
 
         await self._run(write, withdrawal=withdrawal)
 
