@@ -218,3 +218,44 @@ async def test_guard_a_refusal_naming_the_field_only_in_its_message_is_resent(
     assert response.answer is not None
     (note,) = response.notes
     assert "timeRangeFilter" in note
+
+
+SPAN_IN_WORDS = [
+    pytest.param("The time range cannot exceed 24 hours for this model.", id="time-range"),
+    pytest.param("startTime and endTime must be at most 24 hours apart.", id="start-end"),
+    pytest.param("Search span cannot exceed 24 hours.", id="span-hours"),
+]
+"""Refusals of the span in words, the field unnamed. No Google body of this kind is captured
+or quoted anywhere (stop 45): the wording is modelled on a gateway's page ("for Gemini 3
+models the span cannot exceed 24 hours", doc.surgeai.one/8294134m0)."""
+
+
+@pytest.mark.parametrize("message", SPAN_IN_WORDS)
+async def test_a_span_refused_in_words_is_resent_and_the_note_names_the_field(
+    sim: Simulator, message: str
+) -> None:
+    """Failed before: the 400 named no field, so it stood, the attempt failed and the
+    chain moved on; the search is now sent once more with the dates in the question."""
+    sim["gemini"].enqueue(Fault.http(400, _google_error(message)))
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini", recency="day")
+
+    assert len(sim["gemini"].requests) == 2
+    assert "timeRangeFilter" in _tools(sim, 0)[0]["google_search"]
+    assert _tools(sim, 1) == [{"google_search": {}}]
+    assert response.answer is not None
+    (note,) = response.notes
+    assert "google_search.timeRangeFilter" in note
+
+
+async def test_guard_a_span_worded_400_to_a_request_without_the_filter_stands(
+    sim: Simulator,
+) -> None:
+    """A guard (it passes before the change too): words about a time range answer a request
+    that sent no time filter, so there is nothing to leave out: the 400 stands."""
+    sim["gemini"].enqueue(Fault.http(400, _google_error("The time range cannot exceed 24 hours.")))
+    async with sim_client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError):
+            await ws.search(QUERY, provider="gemini")
+
+    assert len(sim["gemini"].requests) == 1

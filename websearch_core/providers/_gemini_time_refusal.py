@@ -45,7 +45,9 @@ and end go together (the Gen AI SDKs' ``GoogleSearch``; the ``generativelanguage
 Gemini 3 models comes from one gateway's page (doc.surgeai.one/8294134m0), not Google; the
 SDK's triage on googleapis/python-genai#2399 (2026-05) reports ``gemini-3-flash-preview``
 taking the field without an error. So no span is cut or moved into the question here;
-should a model refuse a span with a 400 that names the field, the resend above applies.
+should a model refuse a span with a 400 that names the field, or speaks of the time range,
+its start or end, a span or a number of hours (the field unnamed), the resend above
+applies and the note names the field.
 Nothing here sends anything.
 """
 
@@ -83,6 +85,15 @@ _FIELD: Final = re.compile(r"time[ _]?range[ _]?filter", re.IGNORECASE)
 """The field as Google's messages name it: ``timeRangeFilter`` (JSON) or
 ``time_range_filter`` (the proto path in a field violation)."""
 
+_SPAN_WORDS: Final = re.compile(
+    r"time[ _-]?range|start[ _]?time|end[ _]?time|\b(?:span|interval)\b|\b\d+\s*hours?\b",
+    re.IGNORECASE,
+)
+"""A refusal of the filter's span in words, the field unnamed: the time range, its start or
+end time, the span or interval, a number of hours (a gateway's page words Gemini 3's limit
+as "the span cannot exceed 24 hours"). Read only in a 400 to a request whose one time
+field is ``timeRangeFilter``, so the words can be about nothing else sent."""
+
 _refusing: set[str] = set()
 """Model ids whose Developer API refused ``timeRangeFilter`` in this process."""
 _lock: Final = threading.Lock()
@@ -95,6 +106,9 @@ def names_time_filter(status: int, body: str) -> bool:
     Only Google's ``error.message`` (else the body) and the fields its ``BadRequest``
     detail lists are read: a 400 for anything else, a bad key or a model, stands as it
     did, and so does a bare "Request contains an invalid argument." with no field named.
+    A refusal of the span in words (:data:`_SPAN_WORDS`: "the time range cannot exceed 24
+    hours") names it too: its caller asks only about a request that sent the filter, the
+    request's one field about time, and the answer's note then names the field.
 
     Example:
         >>> names_time_filter(400, '{"error": {"code": 400, "message": "Invalid value '
@@ -102,10 +116,13 @@ def names_time_filter(status: int, body: str) -> bool:
         True
         >>> names_time_filter(400, '{"error": {"message": "API key not valid."}}')
         False
+        >>> names_time_filter(400, '{"error": {"message": "The span cannot exceed 24 hours."}}')
+        True
     """
     if status != 400:
         return False
-    return any(_FIELD.search(text) for text in (error_text(body), *field_violations(body)))
+    texts = (error_text(body), *field_violations(body))
+    return any(_FIELD.search(text) or _SPAN_WORDS.search(text) for text in texts)
 
 
 def remember_refusal(model: str) -> None:
