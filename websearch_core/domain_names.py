@@ -17,7 +17,7 @@ import ipaddress
 import re
 from typing import Final, NoReturn
 
-__all__ = ["ascii_host", "domain_name"]
+__all__ = ["ascii_host", "domain_name", "site_domain"]
 
 _DOMAIN: Final = re.compile(
     r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$"
@@ -57,6 +57,35 @@ def domain_name(text: str) -> str:
         ValueError: ``text`` is not one site; the message says why (a path, a port, an
             IP address, or not a host name at all) and repeats the entry.
     """
+    return _read(text, path_allowed=False)
+
+
+def site_domain(text: str) -> str:
+    """The domain a query's ``site:`` value names, read as :func:`domain_name` reads one.
+
+    The one difference is a path, which ``site:`` may carry (``site:github.com/anthropics``,
+    reference 6.2) and a list entry may not. Everything else a list entry is refused for
+    (a port, another scheme than ``http(s)``, a user name, an IP address) is refused here
+    too: ``site:example.com:8080`` was read as ``example.com`` and ``site:ftp://x.com`` as
+    ``x.com`` while ``include_domains`` refused both, so the query filtered to a site the
+    parameter would not have.
+
+    Args:
+        text: The value after ``site:`` (or ``-site:``), as typed.
+
+    Raises:
+        ValueError: ``text`` names no one site, in :func:`domain_name`'s words; the query
+            reader keeps such a word as plain text.
+
+    Example:
+        >>> site_domain("https://WWW.GitHub.com/Anthropics")
+        'github.com'
+    """
+    return _read(text, path_allowed=True)
+
+
+def _read(text: str, *, path_allowed: bool) -> str:
+    """The domain ``text`` names (see :func:`domain_name`), a path allowed or refused."""
     written = text.strip().lower()
     scheme, found, after = written.partition("://")
     if found and scheme not in _SCHEMES:
@@ -65,7 +94,7 @@ def domain_name(text: str) -> str:
     end = _AFTER_HOST.search(written)
     host = written if end is None else written[: end.start()]
     host = host.removeprefix("*.").rstrip(".").removeprefix("www.")
-    if end is not None and written[end.start() :].strip("/"):
+    if not path_allowed and end is not None and written[end.start() :].strip("/"):
         _refuse(text, f"has a path; give the domain alone, such as {host!r}")
     if _is_ip(host):
         _refuse(text, f"is an IP address; give a domain name {_EXAMPLE}")

@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from datetime import date
 from types import MappingProxyType
 from typing import Final, Literal
-from urllib.parse import urlsplit
 
-from ..domain_names import domain_name
+from ..domain_names import site_domain
 from ..language_tags import language_tag
 
 __all__ = [
@@ -203,6 +202,15 @@ class Token:
 def parse_domain(text: str) -> str | None:
     """The host name in ``text`` (``https://www.github.com/x`` -> ``github.com``), or ``None``.
 
+    A ``site:`` value is read as an ``include_domains`` entry is
+    (:func:`~websearch_core.domain_names.site_domain`, a path allowed), so a query never
+    filters to a site the parameter refuses: a port (``site:example.com:8080``), another
+    scheme (``site:ftp://x.com``), a user name or an IP address give ``None``. Such a word
+    stays plain query text, as ``site:1.2.3.4`` already did, rather than failing the
+    search: reference 6.2 keeps a directive value it cannot read as a plain term
+    (``before:soon``), the query is what a model wrote and is otherwise passed unchanged,
+    and the engine that gets the word may still make sense of it.
+
     Examples:
         >>> parse_domain("WWW.GitHub.com/laravel")
         'github.com'
@@ -210,18 +218,14 @@ def parse_domain(text: str) -> str | None:
         'docs.rs'
         >>> parse_domain("Bücher.de")
         'xn--bcher-kva.de'
+        >>> parse_domain("example.com:8080") is None
+        True
         >>> parse_domain("not a domain") is None
         True
     """
-    # The reference's forms: a scheme, a leading ``*.``, a path, a port go; what is left is
-    # read as ``include_domains`` reads an entry, so ``site:bücher.de`` is that site too, in
-    # the ASCII form the parameter sends.
-    candidate = text.strip().lower().removeprefix("*.")
-    if "://" not in candidate:
-        candidate = f"//{candidate}"
     try:
-        return domain_name(urlsplit(candidate).hostname or "")
-    except ValueError:  # no host, or one that is not a site: the word stays plain text
+        return site_domain(text.strip().removeprefix("*."))
+    except ValueError:  # no host, or one the domain lists refuse: the word stays plain text
         return None
 
 
