@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
+from .domain_names import ascii_host
 from .models import SearchSource, SourceRank
 
 __all__ = [
@@ -119,7 +120,7 @@ def canonical_key(url: str) -> str:
     if not host or _SPACE.search(host):
         return url
     if not host.isascii():
-        host = _ascii_host(host)
+        host = ascii_host(host)  # the form the domain filters compare in
     host = host.removeprefix("www.")
     if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         host = f"{host}:{port}"
@@ -127,14 +128,6 @@ def canonical_key(url: str) -> str:
     if path != "/" and path.endswith("/"):
         path = path[:-1]
     return f"{host}{path}{_canonical_query(parts.query)}"
-
-
-def _ascii_host(host: str) -> str:
-    """``café.example`` as ``xn--caf-dma.example``: engines write either."""
-    try:
-        return host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return host
 
 
 def _canonical_path(path: str) -> str:

@@ -33,10 +33,22 @@ def ascii_host(host: str) -> str:
     """``host`` as requests carry it: an internationalised name in its IDNA (``xn--``) form.
 
     A result's URL may name ``bücher.de`` where the filter holds ``xn--bcher-kva.de``;
-    both sides are compared in this form. A name IDNA cannot encode is returned as given.
+    both sides are compared in this form. The form is IDNA 2008 with UTS 46 mapping, as
+    yarl writes the host of every request URL and browsers do: the stdlib's ``idna``
+    codec is IDNA 2003, which maps ``straße.de`` to ``strasse.de`` (another registered
+    domain) where the request to ``https://straße.de`` goes to ``xn--strae-oqa.de``, so a
+    search for the one site asked engines for the other and kept the other's results.
+    A name IDNA 2008 refuses (a symbol such as ``☃``) gets the 2003 form, yarl's fallback
+    too; a name neither can encode is returned as given.
     """
     if host.isascii():
         return host
+    import idna  # only an internationalised name needs its tables (yarl loads them anyway)
+
+    try:
+        return idna.encode(host, uts46=True).decode("ascii")
+    except UnicodeError:  # idna.IDNAError is one
+        pass
     try:
         return host.encode("idna").decode("ascii")
     except UnicodeError:

@@ -47,6 +47,7 @@ _SETUP_MODULES = (
     "websearch_core.call_setup",
     "websearch_core.lookups",
     "websearch_core.connect_phase",
+    "idna.uts46data",  # IDNA 2008's mapping, read by the filters for an internationalised host
 )
 """The chain and its machinery, and the resolver wrapper and connector of the client's own
 session, imported by a client's first search."""
