@@ -7,6 +7,7 @@ catch. Invalid arguments and bad configuration come back the same way, as the on
 texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 """
 
+import contextlib
 import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -21,6 +22,7 @@ from websearch_core.deadline import CallClock
 from websearch_core.models import SearchToolResult
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
+from websearch_core.tool_json_arguments import arguments_in_query, unpacked_arguments
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._tool_calls import ToolCallAwareTool, in_tool_call
@@ -161,6 +163,24 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
     # parameter); six typed parameters and a typed tuple return cost ~2-3x what ``Any``
     # does there. The arguments are the args schema's, already validated by LangChain,
     # and ``tool_search_params`` takes them in the same order and names.
+
+    def _parse_input(
+        self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any
+    ) -> str | dict[str, Any]:
+        """The input, a ``query`` that writes every argument as JSON read as those arguments.
+
+        LangChain hands ``invoke('{"query": "x", "limit": 3}')`` to ``query`` whole, and
+        keeps only the names a dict input gave (``query`` alone, though the schema read
+        ``limit`` out of it), so the arguments are unpacked before LangChain parses them
+        (:mod:`websearch_core.tool_json_arguments`). One named twice is left to the
+        schema, which refuses it by name.
+        """
+        if isinstance(tool_input, str):
+            tool_input = arguments_in_query(tool_input) or tool_input
+        else:
+            with contextlib.suppress(ValueError):  # named twice: the schema says so
+                tool_input = dict(unpacked_arguments(tool_input))
+        return super()._parse_input(tool_input, *args, **kwargs)
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         """Search from synchronous code (on its own loop and HTTP session)."""

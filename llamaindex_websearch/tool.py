@@ -23,6 +23,7 @@ from websearch_core.models import Recency, SearchToolResult
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
+from websearch_core.tool_json_arguments import unpacked_arguments
 from websearch_core.tool_pickles import picklable_options
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
@@ -95,7 +96,7 @@ class WebSearchFunctionTool(
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Search synchronously (safe inside a running event loop)."""
         try:
-            arguments = checked_arguments(WebSearchArgs, args, kwargs)
+            arguments = unpacked_arguments(checked_arguments(WebSearchArgs, args, kwargs))
             output = function_tool_call(self, **arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
@@ -104,7 +105,7 @@ class WebSearchFunctionTool(
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Search on the running loop."""
         try:
-            arguments = checked_arguments(WebSearchArgs, args, kwargs)
+            arguments = unpacked_arguments(checked_arguments(WebSearchArgs, args, kwargs))
             output = await function_tool_acall(self, **arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)

@@ -6,7 +6,10 @@ becomes the schema's title), so a description or bound changed here changes ever
 adapter at once. Plain pydantic: no framework is imported.
 """
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .models import (
     MAX_QUERY_LENGTH,
@@ -15,6 +18,7 @@ from .models import (
     refuse_blank_query,
     refuse_unsendable_query,
 )
+from .tool_json_arguments import unpacked_arguments
 
 __all__ = ["ToolArguments", "tool_search_params"]
 
@@ -89,6 +93,18 @@ class ToolArguments(BaseModel):
     """``""`` and ``"  "`` refused in the same words as :class:`SearchParams` refuses them."""
     _query_sendable = field_validator("query", mode="before")(refuse_unsendable_query)
     """A control character or a lone surrogate, refused as :class:`SearchParams` does."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _arguments_in_query(cls, data: Any) -> Any:
+        """A ``query`` that is the whole input as one JSON object, checked as those arguments.
+
+        So ``query='{"query": "x", "limit": 0}'`` is refused on ``limit`` as the same
+        arguments given one by one are, and an argument given both ways is named
+        (:mod:`websearch_core.tool_json_arguments`); the adapters search with the same
+        reading.
+        """
+        return unpacked_arguments(data) if isinstance(data, Mapping) else data
 
 
 def tool_search_params(

@@ -1,0 +1,82 @@
+"""A tool call whose ``query`` is its whole input written as one JSON object, read as that input.
+
+Agents sometimes send every argument as one JSON string where the query goes:
+``query='{"query": "rust async", "limit": 3}'``. LangChain's ``tool.invoke("...")`` hands
+a string input to the first argument (``query``), and a LlamaIndex ``acall("...")`` takes
+it by position as ``query`` too, so the tools searched that text, braces and all, and the
+limit was never applied. Such a query is now read as the arguments it writes: that is what
+the model meant, and refusing it would only cost the agent a turn to say it again. The
+arguments it holds pass the same checks as arguments given one by one (an unknown name,
+a number in quotes), so nothing is taken that would otherwise be refused.
+
+Only a query that is exactly a JSON object (surrounding spaces aside) with a ``query`` key
+is read so; a query that merely holds braces (``rust {} syntax``, ``{"a": 1} json``) or an
+object without ``query`` is searched as typed, as the spec passes a query unchanged.
+"""
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from pydantic_core import PydanticCustomError
+
+__all__ = ["arguments_in_query", "unpacked_arguments"]
+
+_QUERY: Final = "query"
+
+
+def arguments_in_query(query: object) -> dict[str, Any] | None:
+    """The arguments ``query`` writes as one JSON object with a ``query`` key, or ``None``.
+
+    Examples:
+        >>> arguments_in_query('{"query": "rust async", "limit": 3}')
+        {'query': 'rust async', 'limit': 3}
+        >>> arguments_in_query("rust {} syntax") is None
+        True
+        >>> arguments_in_query('{"q": "rust"}') is None
+        True
+    """
+    if not isinstance(query, str):
+        return None
+    text = query.strip()
+    if not (text.startswith("{") and text.endswith("}")):
+        return None  # the cheap test first: nearly every query ends here
+    try:
+        written = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(written, dict) or _QUERY not in written:
+        return None
+    return written
+
+
+def unpacked_arguments(arguments: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``arguments`` with a ``query`` that writes them all read as those arguments.
+
+    An argument given beside such a query is kept when the query's JSON does not name it
+    too; named in both, neither is chosen silently.
+
+    Args:
+        arguments: A tool call's arguments by name, as given (before validation).
+
+    Raises:
+        pydantic_core.PydanticCustomError: An argument is given both in the query's JSON
+            and on its own; the message names it and says what to send.
+
+    Example:
+        >>> unpacked_arguments({"query": '{"query": "x", "limit": 3}', "recency": "week"})
+        {'recency': 'week', 'query': 'x', 'limit': 3}
+    """
+    written = arguments_in_query(arguments.get(_QUERY))
+    if written is None:
+        return arguments
+    given = {name: value for name, value in arguments.items() if name != _QUERY}
+    twice = sorted(name for name, value in given.items() if value is not None and name in written)
+    if twice:
+        raise PydanticCustomError(
+            "arguments_twice",
+            "query is the arguments written as one JSON object, and some are also given by "
+            "themselves ({names}); send each argument once, query as the search text alone",
+            {"names": ", ".join(twice)},
+        )
+    return {**{name: value for name, value in given.items() if value is not None}, **written}
