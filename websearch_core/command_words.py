@@ -7,16 +7,16 @@ which scripts read, is unchanged); the command only says first, on stderr, that 
 searched as a query and which command the user may have meant.
 
 A command's typo (``websearch provders``, ``websearch Auth``) was searched with no line at
-all: the user read results about a misspelt word. It is searched too (``path`` and
-``author`` are as near ``auth`` as typos are), and the line names the command it is near,
-by the match every other mistyped name on the command line is given
-(:func:`~websearch_core.provider_ids.closest_id`).
+all: the user read results about a misspelt word. It is searched too, and the line names the
+command it is a typo of (:mod:`~websearch_core.command_typos`): by a count of edits that
+grows with the command's length, not the ratio provider ids are matched with, which took
+``auto`` and ``oauth`` (real queries) for ``auth``.
 """
 
 from collections.abc import Collection, Mapping, Sequence
 
 from .cli_status import PROG
-from .provider_ids import closest_id
+from .command_typos import typo_of
 
 __all__ = ["command_word_note"]
 
@@ -68,7 +68,7 @@ def command_word_note(query: Sequence[str], commands: Collection[str] = ()) -> s
     if meant is not None:
         shows, command = meant
         return _line(word, f"for {shows}", command)
-    near = closest_id(word, tuple(sorted(commands)))
+    near = typo_of(word, sorted(commands))
     if near is None:
         return None
     return _line(word, "if you meant the command", f"{PROG} {near}")

@@ -67,6 +67,28 @@ def test_a_command_typo_is_searched_after_a_line_naming_the_command(
     assert out == run(["--", word])[0]  # stdout as for the same query without the line
 
 
+@pytest.mark.parametrize("word", ["auto", "oauth", "Auto", "path", "author", "etch"])
+def test_a_real_word_near_a_command_is_searched_in_silence(
+    brave: Simulator, run: Run, word: str
+) -> None:
+    # `websearch auto` and `websearch oauth` are queries, yet began with a line naming the
+    # `auth` command: difflib's ratio took one changed or added letter in four for a typo.
+    assert run([word])[1] == ""
+    (request,) = brave["brave"].requests
+    assert request.query_dict()["q"] == word
+
+
+@pytest.mark.parametrize(
+    ("word", "command"), [("provder", "providers"), ("atuh", "auth"), ("fecth", "fetch")]
+)
+def test_typos_a_short_command_keeps_are_still_named(
+    brave: Simulator, run: Run, word: str, command: str
+) -> None:
+    """A guard (passes before and after): a dropped letter or two swapped still get the line."""
+    note = run([word])[1]
+    assert f"write: websearch {command} " in note
+
+
 @pytest.mark.parametrize("word", ["help", "provders"])
 def test_the_json_stays_clean_json(brave: Simulator, run: Run, word: str) -> None:
     out, err = run(["--json", word])

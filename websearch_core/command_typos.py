@@ -1,0 +1,75 @@
+"""Which command a one-word query is a typo of, by a rule short words cannot trip.
+
+``websearch auto`` and ``websearch oauth`` are queries, yet difflib's ratio (0.75-0.89 to
+``auth``, the cut-off provider ids are matched with) took them for the ``auth`` command, and
+each search began with a line naming it. In a four-letter word one changed letter makes
+another word as often as a typo, so the rule, with no word list to keep, is:
+
+* the edits allowed grow with the command's length: one per four letters after the first
+  (``auth``: none, ``fetch``: one, ``providers``: two), where an edit is a letter added,
+  dropped, changed, or two neighbours swapped;
+* two neighbours swapped is always a typo (``atuh``): it keeps every letter, and no common
+  word is another's swap;
+* the first letter is kept: a typo rarely starts a word wrong, and ``oauth``, ``etch`` and
+  ``path`` are queries.
+"""
+
+from collections.abc import Iterable
+
+__all__ = ["typo_of"]
+
+_LETTERS_PER_EDIT = 4
+"""A command's letters after its first, per edit a typo of it may have."""
+
+
+def typo_of(word: str, commands: Iterable[str]) -> str | None:
+    """The command ``word`` (any case) is a typo of, or ``None``.
+
+    Args:
+        word: A one-word query.
+        commands: The command names, lower case, the first one nearest winning a tie.
+
+    Example:
+        >>> [typo_of(w, ["auth", "fetch", "providers"]) for w in ("provder", "atuh", "auto")]
+        ['providers', 'auth', None]
+    """
+    given = word.strip().lower()
+    best: tuple[int, str] | None = None
+    for command in commands:
+        if not given or given[0] != command[0]:
+            continue
+        edits = _edits(given, command)
+        allowed = (len(command) - 1) // _LETTERS_PER_EDIT
+        if (edits <= allowed or _swapped(given, command)) and (best is None or edits < best[0]):
+            best = (edits, command)
+    return None if best is None else best[1]
+
+
+def _swapped(given: str, command: str) -> bool:
+    """Whether ``given`` is ``command`` with two neighbouring letters swapped."""
+    if len(given) != len(command) or given == command:
+        return False
+    differ = [index for index, (a, b) in enumerate(zip(given, command, strict=True)) if a != b]
+    if len(differ) != 2 or differ[1] != differ[0] + 1:
+        return False
+    first, second = differ
+    return given[first] == command[second] and given[second] == command[first]
+
+
+def _edits(given: str, command: str) -> int:
+    """The fewest letters added, dropped, changed or neighbours swapped from one to the other.
+
+    The restricted Damerau-Levenshtein distance (each letter is edited at most once), by
+    the usual table of the distances between every pair of prefixes.
+    """
+    rows = [list(range(len(command) + 1))]
+    for i, letter in enumerate(given, start=1):
+        row = [i]
+        for j, other in enumerate(command, start=1):
+            cost = 0 if letter == other else 1
+            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost))
+            swap = i > 1 and j > 1 and letter == command[j - 2] and given[i - 2] == other
+            if swap:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
