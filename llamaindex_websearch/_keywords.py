@@ -21,6 +21,7 @@ def refuse_unknown_keyword(
     *,
     factory: str | None = None,
     factory_own: Iterable[str] = (),
+    calls: Collection[str] = (),
 ) -> None:
     """Refuse the first of ``given`` that ``owner()`` does not take, saying what was meant.
 
@@ -31,6 +32,8 @@ def refuse_unknown_keyword(
         factory: For a tool class: the function that builds it from ``WebSearch`` options.
             One of those options (or of ``factory_own``) given to the class is pointed there.
         factory_own: The factory's own keywords besides ``web_search`` and ``WebSearch``'s.
+        calls: The arguments each call of the tool takes: one of them (or another API's
+            name for one, ``count``) given here is said to go with each call.
 
     Raises:
         TypeError: A keyword is not one of ``takes``: named, with the keyword probably
@@ -55,6 +58,11 @@ def refuse_unknown_keyword(
     known = sorted({*takes, *options})
     close = unknown if unknown in options else closest_name(unknown, known)
     meant = f"; did you mean {close}?" if close is not None and close != unknown else ""
+    from websearch_core.param_names import built_with_argument
+
+    argument = built_with_argument(unknown, known, calls)
+    if argument is not None:  # count=5: closest_name would say nothing, or fence_results
+        meant = f"; {argument}"
     listed = ", ".join(takes)
     if factory is None:
         where = f"{owner}() takes {listed}"

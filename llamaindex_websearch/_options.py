@@ -14,7 +14,7 @@ setting read from there) is checked at the first call. Every refusal is a
 (:mod:`websearch_core.build_errors`); one that was a ``TypeError`` still is one.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from ._keywords import refuse_unknown_keyword
 
@@ -26,13 +26,17 @@ __all__ = [
 ]
 
 
-def refuse_unknown_options(owner: str, given: Iterable[str], *own: str) -> None:
+def refuse_unknown_options(
+    owner: str, given: Iterable[str], *own: str, calls: Collection[str] = ()
+) -> None:
     """Refuse a keyword that is neither a ``WebSearch`` argument nor one of ``own``.
 
     Args:
         owner: The function or class the caller called, for the message.
         given: The keywords given.
         *own: The caller's own keyword-only parameters, also known names.
+        calls: The arguments each call of the tool built takes (``limit``): one given
+            here is said to go with each call.
 
     Raises:
         OptionTypeError: A keyword is unknown (a ``TypeError``); the message names the one
@@ -44,7 +48,7 @@ def refuse_unknown_options(owner: str, given: Iterable[str], *own: str) -> None:
 
     takes = ("web_search", *own, *sorted(WEB_SEARCH_OPTION_NAMES))
     try:
-        refuse_unknown_keyword(owner, given, takes)
+        refuse_unknown_keyword(owner, given, takes, calls=calls)
     except TypeError as error:
         raise OptionTypeError(str(error)) from None
 

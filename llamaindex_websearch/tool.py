@@ -347,7 +347,7 @@ def _refuse_options(owner: str, web_search: "WebSearch | None", kwargs: "WebSear
     """
     from websearch_core.credentials import refuse_bad_keys_in_code
 
-    refuse_unknown_options(owner, kwargs)
+    refuse_unknown_options(owner, kwargs, calls=ToolArguments.model_fields)
     refuse_wrong_objects(owner, web_search, kwargs)
     refuse_bad_values(owner, kwargs)
     refuse_both_sources(owner, web_search, kwargs)

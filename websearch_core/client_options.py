@@ -34,7 +34,8 @@ from pydantic_core import PydanticCustomError
 
 from .client_arguments import settings_problem, web_search_problem
 from .given_options import CHECKED_ALREADY, GivenOptions, option_names, split_given_options
-from .meant_names import named_field_extras
+from .meant_names import named_extras
+from .param_names import built_with_argument
 from .settings_limits import MAX_TIMEOUT_SECONDS
 from .tool_copies import with_own_clients
 
@@ -180,7 +181,12 @@ class ClientOptions(BaseModel):
             built = handler(data)
         except ValidationError as error:
             known = {*cls.model_fields.keys(), *option_names()}
-            named = named_field_extras(error, known, "unexpected keyword argument")
+            named = named_extras(
+                error,
+                lambda location: known if len(location) == 1 else None,
+                _UNKNOWN,
+                instead=lambda location: _search_argument_meant(location, known, cls),
+            )
             if named is None:
                 raise
             raise named from None
@@ -338,3 +344,31 @@ class ClientOptions(BaseModel):
             overrides["timeout_seconds"] = self.timeout_seconds
         with configuration_errors({name: name for name in overrides}):
             return WebSearch(self.settings, api_keys=self.api_keys, **overrides)
+
+
+_UNKNOWN = "unexpected keyword argument"
+"""What a keyword no field or ``WebSearch`` option has is, as Python's ``TypeError`` says."""
+
+
+def _search_argument_meant(
+    location: tuple[str | int, ...], known: set[str], owner: type[BaseModel]
+) -> str | None:
+    """The refusal of a search argument given as ``owner`` is built (``count=5``), or ``None``.
+
+    ``WebSearchTool(count=5)`` said ``unexpected keyword argument`` alone, and
+    ``max_results=5`` added ``did you mean fence_results?``: the argument meant is each
+    call's ``limit`` (a retriever's ``k``), which this names, with where it goes.
+    """
+    if len(location) != 1:
+        return None
+    note = built_with_argument(str(location[0]), known, _call_arguments(owner))
+    return None if note is None else f"{_UNKNOWN}; {note}"
+
+
+def _call_arguments(owner: type[BaseModel]) -> frozenset[str]:
+    """The arguments each call of ``owner`` takes: its tool schema's fields, if it has one."""
+    field = owner.model_fields.get("args_schema")
+    schema = None if field is None else field.default
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        return frozenset(schema.model_fields)
+    return frozenset()

@@ -525,10 +525,14 @@ def search_parameter_note(name: str) -> str | None:
         >>> search_parameter_note("timeout_seconds") is None
         True
     """
+    from .param_names import OTHER_API_NAMES
+
     name = name.strip().lower()
-    if name == "provider" or name not in SearchParams.model_fields:  # provider is a setting too
+    meant = OTHER_API_NAMES.get(name, name)  # WebSearch(count=5): said alone before
+    if meant == "provider" or meant not in SearchParams.model_fields:  # a setting too
         return None
+    named = f"{meant} is" if meant == name else f"{name} means {meant} here,"
     return (
-        f"{name} is a search parameter, given with each search: run(..., {name}=...), or its "
+        f"{named} a search parameter, given with each search: run(..., {meant}=...), or its "
         "option on the command line (websearch --help)"
     )
