@@ -143,7 +143,11 @@ def _not_taken(name: str, known: Sequence[str]) -> str:
     """``not an argument (did you mean max_chars?)``; a surplus positional is said as such.
 
     A filter's name given to a tool that takes a ``query`` is told the directive to write
-    in the query instead (``site`` -> ``site:<domain>``), before any near name.
+    in the query instead (``site`` -> ``site:<domain>``), before any near name. A name
+    another search API gives an argument this tool has (Tavily's ``max_results``, Brave's
+    ``count``, ``timelimit``) is told that argument: by spelling, ``max_results`` was
+    pointed at ``num_search_results`` and ``timelimit`` at ``limit``, and a model trained
+    on those APIs sends those names.
     """
     if not name.isidentifier():  # LlamaIndex's "positional argument 6"
         return f"more than the {len(known)} arguments there are"
@@ -153,7 +157,10 @@ def _not_taken(name: str, known: Sequence[str]) -> str:
         directive = DIRECTIVE_ARGUMENTS.get(name.lower())
         if directive is not None:
             return f"not an argument (write {directive} in the query)"
-    close = closest_name(name, known)
+    from .param_names import OTHER_API_NAMES  # only when an argument was refused
+
+    meant = OTHER_API_NAMES.get(name.lower())
+    close = meant if meant in known else closest_name(name, known)
     return f"not an argument (did you mean {close}?)" if close else "not an argument"
 
 

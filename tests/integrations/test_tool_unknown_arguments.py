@@ -61,6 +61,39 @@ async def test_a_mistyped_search_argument_names_the_one_meant(sim: Simulator) ->
         )
 
 
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("max_results", "limit"),  # Tavily's: was "did you mean num_search_results?"
+        ("num_results", "limit"),  # Exa's: the same
+        ("count", "limit"),  # Brave's: was "not an argument" alone
+        ("timelimit", "recency"),  # duckduckgo_search's: was "did you mean limit?"
+        ("freshness", "recency"),
+    ],
+)
+async def test_another_apis_argument_name_is_told_the_one_it_means(
+    sim: Simulator, name: str, meant: str
+) -> None:
+    # A model trained on other search APIs sends their names; spelling pointed it at a
+    # wrong argument (or none), so its next call was no better.
+    for text in await _search_texts(sim, {"query": "rust", name: 3}):
+        assert text == (
+            f"Error: invalid web_search arguments: {name}: not an argument (did you mean "
+            f"{meant}?); the arguments are {SEARCH_ARGUMENTS}"
+        )
+
+
+async def test_the_argument_told_reaches_brave_as_its_count(threaded_sim: Simulator) -> None:
+    """A guard (passes before and after: Brave reads num_search_results as its count too):
+    called again as the refusal says, Tavily's ``max_results`` is Brave's ``count``."""
+    tool = WebSearchTool(settings=sim_settings(threaded_sim), api_keys=threaded_sim.api_keys())
+    refused = str(tool.invoke({"query": "rust", "max_results": 3}))
+    meant = refused.split("did you mean ", 1)[1].split("?", 1)[0]
+    tool.invoke({"query": "rust", meant: 3})
+    (request,) = threaded_sim["brave"].requests
+    assert request.query_dict()["count"] == "3"
+
+
 async def test_an_invented_search_argument_is_told_those_there_are(sim: Simulator) -> None:
     args = {"query": "rust", "site": "docs.rs", "provider": "brave"}
     for text in await _search_texts(sim, args):
