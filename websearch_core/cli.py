@@ -96,6 +96,7 @@ from .provider_ids import (
     unknown_provider_message,
 )
 from .providers import PROVIDER_REGISTRY, get_provider
+from .providers_action import RESET, providers_action, reset_needs_a_provider
 from .refresh_hooks import HOOK_FORM, RefreshHookError, load_refresh_hooks
 from .sent_secret import starts_with_assignment
 from .settings import CREDENTIALS_FILE_ENV, Settings
@@ -1185,7 +1186,13 @@ def _providers_parser() -> CommandParser:
             "state file aside (it is never deleted)."
         ),
     )
-    parser.add_argument("action", nargs="?", choices=["reset"], help="reset one provider's marks")
+    parser.add_argument(
+        "action",
+        nargs="?",
+        choices=[RESET],
+        type=providers_action,  # `providers brave`: said where its status is, and its reset
+        help="reset one provider's marks",
+    )
     parser.add_argument("provider", nargs="?", help="the provider id to reset")
     parser.add_argument(
         "--all", action="store_true", dest="all_providers", help="reset every provider"
@@ -1299,7 +1306,7 @@ def _reset(args: argparse.Namespace) -> int:
             f"{PROG} providers reset {args.provider}, or {PROG} providers reset --all"
         )
     if not args.all_providers and not args.provider:
-        return fail("providers reset needs a provider id or --all")
+        return fail(reset_needs_a_provider())
     provider_id = args.provider.strip().lower() if args.provider else None
     if provider_id is not None and provider_id not in PROVIDER_REGISTRY:
         return fail(unknown_provider_message(args.provider.strip()))  # as typed

@@ -1764,7 +1764,13 @@ def test_providers_shows_the_model_another_process_searched_gemini_with(
             "websearch: providers reset takes a provider id or --all, not both: "
             "websearch providers reset brave, or websearch providers reset --all\n",
         ),
-        (["providers", "reset"], "websearch: providers reset needs a provider id or --all\n"),
+        (
+            ["providers", "reset"],
+            # It said "needs a provider id or --all" alone: the form was left to the help.
+            "websearch: providers reset needs a provider id or --all: websearch providers "
+            "reset brave (one provider; websearch providers lists the ids), or websearch "
+            "providers reset --all\n",
+        ),
     ],
 )
 def test_providers_reset_says_which_of_its_two_forms_was_missed(
@@ -1773,6 +1779,31 @@ def test_providers_reset_says_which_of_its_two_forms_was_missed(
     # Both given were told "needs a provider id or --all", which both had been.
     assert main(argv) == 2
     assert capsys.readouterr().err == message
+
+
+@pytest.mark.parametrize(
+    ("argv", "provider_id"),
+    [(["providers", "brave"], "brave"), (["providers", "--json", "Tavily"], "tavily")],
+)
+def test_a_provider_id_after_providers_says_where_its_status_is_and_its_reset(
+    argv: list[str], provider_id: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `websearch providers brave` (Brave's status, a newcomer meant) was refused as
+    # "action: 'brave' is not one of reset", naming neither the list nor the reset.
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert f"{argv[-1]} is a provider, not an action: websearch providers lists" in line
+    assert f"websearch providers reset {provider_id} clears" in line
+    assert main(["providers", "reset", provider_id]) == 0  # the command it names runs
+    assert capsys.readouterr().out.startswith(f"{provider_id}: ")
+
+
+def test_another_word_after_providers_is_refused_as_before(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A guard (passes before and after): a word that is no id keeps the parser's refusal."""
+    assert main(["providers", "rest"]) == 2
+    assert "'rest' is not one of reset" in capsys.readouterr().err
 
 
 def test_providers_shows_an_old_mark_without_its_terminal_escapes(
