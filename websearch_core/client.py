@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import SecretStr
+from pydantic import SecretStr, ValidationError
 from typing_extensions import TypedDict, Unpack
 
 from .abandoned import close_on_its_loop, close_when_collected
@@ -1081,9 +1081,26 @@ def open_state_store(settings: Settings) -> StateStore:
 
 
 def _params(query: str | SearchParams, params: SearchOptions) -> SearchParams:
-    if isinstance(query, SearchParams):
-        return SearchParams.model_validate({**query.model_dump(), **params}) if params else query
-    return SearchParams(query=query, **params)
+    """The search ``run`` or ``search`` was asked, refusing a number given as text so.
+
+    ``run("q", limit="5")`` was told ``Input should be a valid integer`` alone; now also
+    ``got the text '5': write the number itself, limit=5``
+    (:func:`~websearch_core.number_inputs.numbers_given_as_text`). Said here, not by
+    ``SearchParams``: the command line says what its options were given in its own words.
+    """
+    try:
+        if isinstance(query, SearchParams):
+            if not params:
+                return query
+            return SearchParams.model_validate({**query.model_dump(), **params})
+        return SearchParams(query=query, **params)
+    except ValidationError as error:
+        from .number_inputs import numbers_given_as_text  # only when the call is refused
+
+        rewritten = numbers_given_as_text(error)
+        if rewritten is None:
+            raise
+        raise rewritten from None
 
 
 def _wrapped(provider_id: str, error: BaseException) -> SearchProviderError:

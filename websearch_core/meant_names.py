@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 __all__ = [
+    "as_before",
     "closest_name",
     "meant",
     "named_extras",
@@ -159,7 +160,7 @@ def named_extras(
             kind = PydanticCustomError(_EXTRA, problem)  # no braces: nothing to format
             details.append(InitErrorDetails(type=kind, loc=location, input=detail["input"]))
             continue
-        details.append(_as_before(detail))
+        details.append(as_before(detail))
     if not rewritten:
         return None
     return ValidationError.from_exception_data(error.title, details)
@@ -172,13 +173,19 @@ def named_field_extras(
     return named_extras(error, lambda location: fields if len(location) == 1 else None, what)
 
 
-def _as_before(detail: ErrorDetails) -> InitErrorDetails:
-    """An error as pydantic reported it, to be raised again beside the rewritten ones."""
+def as_before(detail: ErrorDetails) -> InitErrorDetails:
+    """An error as pydantic reported it, to be raised again beside the rewritten ones.
+
+    One of pydantic's own kinds whose message was rewritten already (``limit="5"``: what
+    to write, :mod:`~websearch_core.number_inputs`) keeps the rewritten message.
+    """
     location, given, context = detail["loc"], detail["input"], detail.get("ctx") or {}
     known_kind = InitErrorDetails(type=detail["type"], loc=location, input=given, ctx=context)
     try:  # one of pydantic's own kinds: its message and documentation link come back
-        ValidationError.from_exception_data("", [known_kind])
+        (rebuilt,) = ValidationError.from_exception_data("", [known_kind]).errors()
     except KeyError:  # a validator's own kind (no context: its message is not formatted)
+        rebuilt = None
+    if rebuilt is None or rebuilt["msg"] != detail["msg"]:
         kind = PydanticCustomError(detail["type"], detail["msg"])
         return InitErrorDetails(type=kind, loc=location, input=given)
     return known_kind
