@@ -16,7 +16,7 @@ another word as often as a typo, so the rule, with no word list to keep, is:
 
 from collections.abc import Iterable
 
-__all__ = ["typo_of"]
+__all__ = ["swap_of", "typo_of"]
 
 _LETTERS_PER_EDIT = 4
 """A command's letters after its first, per edit a typo of it may have."""
@@ -43,6 +43,21 @@ def typo_of(word: str, commands: Iterable[str]) -> str | None:
         if (edits <= allowed or _swapped(given, command)) and (best is None or edits < best[0]):
             best = (edits, command)
     return None if best is None else best[1]
+
+
+def swap_of(word: str, words: Iterable[str]) -> str | None:
+    """The one of ``words`` that ``word`` (any case) is with two neighbours swapped, or ``None``.
+
+    For the words meaning a command there is not (``hlep`` for ``help``): those are
+    common words, so a dropped or changed letter makes another one (``rest`` of
+    ``reset``, ``logic`` of ``login``), while a swap keeps every letter.
+
+    Example:
+        >>> swap_of("Hlep", ["help", "status"]), swap_of("rest", ["reset"])
+        ('help', None)
+    """
+    given = word.strip().lower()
+    return next((known for known in words if _swapped(given, known)), None)
 
 
 def _swapped(given: str, command: str) -> bool:

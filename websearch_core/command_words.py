@@ -10,13 +10,15 @@ A command's typo (``websearch provders``, ``websearch Auth``) was searched with 
 all: the user read results about a misspelt word. It is searched too, and the line names the
 command it is a typo of (:mod:`~websearch_core.command_typos`): by a count of edits that
 grows with the command's length, not the ratio provider ids are matched with, which took
-``auto`` and ``oauth`` (real queries) for ``auth``.
+``auto`` and ``oauth`` (real queries) for ``auth``. A word meaning a command there is not
+is named when typed with two neighbouring letters swapped (``hlep``), and only then: those
+are common words, one letter away from others (``rest``, ``logic``).
 """
 
 from collections.abc import Collection, Mapping, Sequence
 
 from .cli_status import PROG
-from .command_typos import typo_of
+from .command_typos import swap_of, typo_of
 
 __all__ = ["command_word_note"]
 
@@ -65,6 +67,9 @@ def command_word_note(query: Sequence[str], commands: Collection[str] = ()) -> s
         return None
     word = words[0]
     meant = _MEANT.get(word.lower())
+    swapped = swap_of(word, _MEANT) if meant is None else None
+    if swapped is not None:  # hlep: only a swap (these are common words: see swap_of)
+        meant = _MEANT[swapped]
     if meant is not None:
         shows, command = meant
         return _line(word, f"for {shows}", command)

@@ -89,6 +89,32 @@ def test_typos_a_short_command_keeps_are_still_named(
     assert f"write: websearch {command} " in note
 
 
+@pytest.mark.parametrize(
+    ("word", "command"),
+    [
+        ("hlep", "websearch --help"),
+        ("Stauts", "websearch providers"),
+        ("verison", "websearch --version"),
+    ],
+)
+def test_a_command_word_with_two_letters_swapped_is_named_too(
+    brave: Simulator, run: Run, word: str, command: str
+) -> None:
+    # `websearch hlep` read results about the misspelt word, with no hint at all.
+    note = run([word])[1]
+    assert f'"{word}" as a query' in note
+    assert f"write: {command} " in note
+
+
+@pytest.mark.parametrize("word", ["rest", "logic", "key"])
+def test_a_common_word_a_letter_from_a_command_word_is_quiet(
+    brave: Simulator, run: Run, word: str
+) -> None:
+    """A guard (passes before and after): ``rest`` (``reset`` less a letter), ``logic``
+    (``login`` with one changed) are queries, so only a swap counts for these words."""
+    assert run([word])[1] == ""
+
+
 @pytest.mark.parametrize("word", ["help", "provders"])
 def test_the_json_stays_clean_json(brave: Simulator, run: Run, word: str) -> None:
     out, err = run(["--json", word])
