@@ -42,6 +42,7 @@ auto chain.
 import argparse
 import contextlib
 import getpass
+import itertools
 import logging
 import os
 import sys
@@ -86,6 +87,7 @@ from .key_names import (
 from .loop_run import run_to_end
 from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, ImportSource, read_sign_in
+from .option_names import OTHER_OPTION_NAMES
 from .orchestration.plan import FELL_BACK
 from .provider_credentials import SignedIn, signed_in
 from .provider_ids import (
@@ -275,10 +277,28 @@ class _QueryParser(CommandParser):
     ``--word`` gets the option probably meant.
     """
 
+    def parse_command(self, args: Sequence[str]) -> argparse.Namespace:
+        """As every command's, refusing first another tool's name for an option.
+
+        ``--count`` would otherwise be read as an abbreviation of ``--country``
+        (:data:`~websearch_core.option_names.OTHER_OPTION_NAMES`).
+        """
+        for word in itertools.takewhile(lambda word: word != "--", args):
+            name = word.split("=", 1)[0]
+            if name in OTHER_OPTION_NAMES and name not in self.options:
+                raise CommandLineError(self.unexpected([name]))
+        return super().parse_command(args)
+
     def unknown_option_hint(self, name: str) -> str | None:
-        """For ``-word``: quote the whole query, or put ``--`` before it."""
+        """For ``-word``: quote the whole query, or put ``--`` before it.
+
+        For another tool's name of an option (``--max-results``), the option meant.
+        """
         if name.startswith("--"):
-            return None
+            meant = OTHER_OPTION_NAMES.get(name)
+            if meant is None:
+                return None
+            return f" ({PROG} --help lists its options); did you mean {meant}?"
         return (
             "; to exclude a term or site, quote the whole query "
             f"({PROG} '... {name}') or put -- before it"
