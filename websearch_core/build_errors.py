@@ -11,13 +11,10 @@ same ``errors()``), a ``TypeError`` is an :class:`OptionTypeError`. Code catchin
 class still catches it.
 """
 
-from typing import get_args
-
 from pydantic import ValidationError
-from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
-from pydantic_core.core_schema import ErrorType
 
 from .errors import ConfigurationError
+from .meant_names import as_before
 
 __all__ = ["OptionTypeError", "OptionsValidationError", "options_refused"]
 
@@ -39,30 +36,6 @@ class OptionsValidationError(ValidationError, ConfigurationError):
     """
 
 
-def _as_said(line: ErrorDetails) -> InitErrorDetails:
-    """One line error that pydantic words as ``msg`` again.
-
-    One of pydantic's own kinds comes back with its context (and documentation link),
-    unless a validator gave it other words (``extra_forbidden`` naming the keyword meant);
-    any other kind is a validator's own, its message kept as it is (no context: never
-    formatted again).
-    """
-    kind, loc, given, ctx, msg = (
-        line["type"],
-        line["loc"],
-        line["input"],
-        line.get("ctx"),
-        line["msg"],
-    )
-    if kind in get_args(ErrorType):
-        known = InitErrorDetails(type=kind, loc=loc, input=given)
-        if isinstance(ctx, dict):
-            known["ctx"] = ctx
-        if ValidationError.from_exception_data("", [known]).errors()[0]["msg"] == msg:
-            return known
-    return InitErrorDetails(type=PydanticCustomError(kind, msg), loc=loc, input=given)
-
-
 def options_refused(error: ValidationError) -> OptionsValidationError:
     """``error`` again as an :class:`OptionsValidationError`, each line error kept.
 
@@ -77,5 +50,5 @@ def options_refused(error: ValidationError) -> OptionsValidationError:
     Returns:
         The same errors, under the same title.
     """
-    details = [_as_said(line) for line in error.errors(include_url=False)]
+    details = [as_before(line) for line in error.errors(include_url=False)]
     return OptionsValidationError.from_exception_data(error.title, details, hide_input=True)

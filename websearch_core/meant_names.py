@@ -19,7 +19,6 @@ __all__ = [
     "closest_name",
     "meant",
     "named_extras",
-    "named_field_extras",
     "refuse_unknown_keywords",
     "refusing_unknown_keywords",
 ]
@@ -164,13 +163,6 @@ def named_extras(
     if not rewritten:
         return None
     return ValidationError.from_exception_data(error.title, details)
-
-
-def named_field_extras(
-    error: ValidationError, fields: Collection[str], what: str
-) -> ValidationError | None:
-    """:func:`named_extras` for a model's own fields (a nested model's errors left as they are)."""
-    return named_extras(error, lambda location: fields if len(location) == 1 else None, what)
 
 
 def as_before(detail: ErrorDetails) -> InitErrorDetails:
