@@ -20,6 +20,7 @@ from websearch_core import WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import AllProvidersFailedError
 from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.simulator import SimResult
 
 QUERY = "python asyncio"
 ENV_KEY = "sk-LATECANARY-0123456789abcdef"
@@ -119,3 +120,26 @@ async def test_an_oauth_token_refreshed_during_the_call_is_masked(
         shown = await _everything_shown(ws, "codex")
     _assert_masked("LATECANARYFRESHSIGNATURE0123456789", shown, caplog.text)
     _assert_masked(fresh_refresh, shown, caplog.text)
+
+
+async def test_a_key_first_read_inside_the_attempt_is_masked_in_its_answer(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guard: the answer is cleaned with the secrets known when it came, not at the start.
+
+    Exa reads its key only when it builds its request, so the search's redactor, made
+    before, does not know it; the chain hands its own live redactor to the attempt (no
+    second one built from a redactor taken at the attempt's start), and that must follow
+    the key before the answer is cleaned. Fails when the answer is cleaned with the
+    redactor as it was when the attempt began.
+    """
+    monkeypatch.setenv("EXA_API_KEY", ENV_KEY)
+    sim["exa"].results = [
+        SimResult(f"Debug page for {ENV_KEY}", "https://example.org/a", f"it says {ENV_KEY}")
+    ]
+    async with WebSearch(sim.settings(provider="exa", fallback=False)) as ws:
+        result = await ws.run(QUERY, use_cache=False)
+    assert result.error is None and sim["exa"].requests
+    shown = result.text + result.response.model_dump_json()
+    assert ENV_KEY not in shown and ENV_KEY[:12] not in shown
+    assert "***" in shown

@@ -108,6 +108,11 @@ class LiveRedactor:
         return self._redactor
 
 
+def _live(context: ProviderContext, redactor: Redactor | None) -> LiveRedactor | None:
+    """A :class:`LiveRedactor` of ``redactor``, for a caller that keeps none (or ``None``)."""
+    return LiveRedactor(context, redactor) if redactor is not None else None
+
+
 def scrub_error(error: Exception, redactor: Redactor) -> None:
     """Remove credentials from an error's message in place, whatever raised it."""
     if isinstance(error, SearchProviderError):
@@ -185,6 +190,7 @@ async def answer_attempt(
     redactor: Redactor | None = None,
     require_content: bool = True,
     checked: bool = False,
+    masks: LiveRedactor | None = None,
 ) -> AttemptAnswer:
     """Ask ``provider`` within ``timeout`` seconds; its answer capped, clean and masked.
 
@@ -205,6 +211,9 @@ async def answer_attempt(
         checked: The caller has just run the provider's credential check and it found no
             problem (the chain, before its reservation): the provider is asked through
             its private unchecked entry, which does not run it again.
+        masks: The caller's own :class:`LiveRedactor`, followed as it is (``redactor`` is
+            then not read): the chain keeps one for the whole search, and a second built
+            here from its current redactor would only repeat what it already does.
 
     Raises:
         ProviderTimeoutError: The provider had not finished when its time ran out.
@@ -213,9 +222,9 @@ async def answer_attempt(
     """
     plan = plan_filters(params, provider.info, provider.filter_support(context))
     failure: SearchProviderError | None = None
-    # ``redactor`` knows every secret handed out by now; one read during the attempt is
-    # added before the response is cleaned.
-    masks = LiveRedactor(context, redactor) if redactor is not None else None
+    # ``redactor`` (or ``masks``) knows every secret handed out by now; one read during the
+    # attempt is added before the response is cleaned.
+    masks = _live(context, redactor) if masks is None else masks
     # The attempt's scope (the budget every step below reads), opened and closed by hand:
     # this runs on every search, and a ``with attempt_scope(...)`` costs a generator more.
     granted, scope = enter_attempt(timeout)

@@ -427,7 +427,8 @@ class ChainRunner:
                     params,
                     context,
                     timeout=attempt_timeout(provider, context, deadline),
-                    redactor=masks.current(),
+                    # The search's own: it follows the secrets until the answer is cleaned.
+                    masks=masks,
                     checked=True,  # above, before the reservation
                 )
             except Exception as error:  # every provider failure moves the chain on
