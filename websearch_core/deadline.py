@@ -151,8 +151,12 @@ class Deadline:
 
     @property
     def expired(self) -> bool:
-        """Whether no useful time is left."""
-        return self.remaining() <= 0.0
+        """Whether no useful time is left: :meth:`remaining` would be 0.
+
+        Asked after every reservation, so the test is written out (one clock read, no
+        ``max``); ``not left > 0`` is ``remaining() <= 0`` for every float, NaN included.
+        """
+        return not self.expires_at - self._clock() > 0.0
 
 
 _call_started: ContextVar[float | None] = ContextVar("websearch_call_started", default=None)
