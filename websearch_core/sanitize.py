@@ -456,7 +456,8 @@ def _capped(response: SearchResponse, cap: int, *, sources_plain: bool = False) 
             URL :func:`_all_plain` accepts (:func:`_reachable` has read them): none to drop.
     """
     sources = None if sources_plain else _kept(response.sources, cap)
-    citations = _kept(response.citations, MAX_CITATIONS)
+    # Most providers send no citations: nothing to keep, no list or check built for them.
+    citations = _kept(response.citations, MAX_CITATIONS) if response.citations else None
     update: dict[str, object] = {}
     if sources is not None:
         update["sources"] = sources

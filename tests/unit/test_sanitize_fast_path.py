@@ -141,6 +141,36 @@ def test_a_clean_response_is_still_capped_and_loses_bad_urls() -> None:
 
 
 @pytest.mark.parametrize(
+    "citations",
+    [
+        (),
+        (SearchCitation(url="https://example.org/c"),),
+        (SearchCitation(url="javascript:alert(1)"), SearchCitation(url="https://example.org/c")),
+    ],
+)
+def test_the_quick_pass_keeps_citations_as_the_full_pass_does(
+    citations: tuple[SearchCitation, ...],
+) -> None:
+    """Guard: no citations, clean ones and a bad one, each kept as the full pass keeps them.
+
+    The quick pass skips its citation check when there are none (most providers send
+    none); what it keeps must still be what the full pass (a dirty title forces it) keeps.
+    Fails when the skip also skips citations that are there.
+    """
+    response = _response(url="https://user:pw@example.org/").model_copy(
+        update={"citations": citations}
+    )
+    quick = clean_response(response, cap=10, redactor=Redactor([KEY]))
+    dirty = response.model_copy(update={"related_questions": ("Dirty\x07",)})
+    full = clean_response(dirty, cap=10, redactor=Redactor([KEY]))
+    assert quick.related_questions == response.related_questions  # the quick pass ran
+    assert full.related_questions == ("Dirty",)  # the full pass ran
+    assert quick.citations == full.citations
+    assert [c.url for c in quick.citations] == [c.url for c in citations if is_clean_url(c.url)]
+    assert [source.url for source in quick.sources] == ["https://example.org/b"]
+
+
+@pytest.mark.parametrize(
     ("field", "raw", "clean"),
     [
         ("title", "Ti\x1b[31mtle", "Title"),
