@@ -125,7 +125,16 @@ class CallSetup:
             during a lookup reads as a host not reached (``None``: a caller's session).
     """
 
-    __slots__ = ("_key", "_ledger", "_notes", "_order", "_plan", "_redactor", "context")
+    __slots__ = (
+        "_guarded",
+        "_key",
+        "_ledger",
+        "_notes",
+        "_order",
+        "_plan",
+        "_redactor",
+        "context",
+    )
 
     def __init__(
         self,
@@ -165,6 +174,7 @@ class CallSetup:
         self._order: ChainOrder | None = None
         self._plan: _KeptPlan | None = None
         self._redactor: tuple[int, Redactor] | None = None
+        self._guarded: FailSafeStore | None = None
 
     def serves(
         self, session: "aiohttp.ClientSession", settings: Settings, credentials: Credentials
@@ -225,10 +235,18 @@ class CallSetup:
             self._plan = _KeptPlan((forced, sources), tuple(plan.providers), plan.forced)
         return plan
 
-    @staticmethod
-    def guarded(store: StateStore) -> FailSafeStore:
-        """``store`` as the chain sees it: a broken ledger must not cost an answer."""
-        return FailSafeStore(store)
+    def guarded(self, store: StateStore) -> FailSafeStore:
+        """``store`` as the chain sees it: a broken ledger must not cost an answer.
+
+        One view is kept for the store the last search used and handed out again while the
+        store is the same object: the view holds nothing of its own (whether a store failed
+        is kept per store, in :mod:`~websearch_core.state.failsafe`), so a new one per
+        search was an object built and dropped on every search.
+        """
+        kept = self._guarded
+        if kept is None or kept.inner is not store:
+            kept = self._guarded = FailSafeStore(store)
+        return kept
 
     @staticmethod
     def outcome(

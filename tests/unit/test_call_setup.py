@@ -92,6 +92,26 @@ async def test_each_search_gets_its_own_ledger_over_shared_budgets() -> None:
         assert str(one.ledger.budgets["brave"]) == str(two.ledger.budgets["brave"])
 
 
+async def test_the_store_s_fail_safe_view_is_kept_while_the_store_is_the_same() -> None:
+    """One view for the store a search uses, made again only for another store.
+
+    The view holds nothing of its own, so each search built one to drop it (fails before:
+    a new view every search). A store replaced (closed and opened again) gets its own.
+    """
+    async with _client() as ws:
+        setup = ws._setup()
+        store = await ws.state()
+        view = setup.guarded(store)
+        assert view.inner is store
+        assert setup.guarded(store) is view
+        other = WebSearch(Settings(state_backend="memory"))
+        async with other:
+            replaced = await other.state()
+            fresh = setup.guarded(replaced)
+        assert fresh is not view and fresh.inner is replaced
+        assert setup.guarded(store) is not fresh and setup.guarded(store).inner is store
+
+
 def test_loops_in_two_threads_taking_turns_each_keep_their_own_setup() -> None:
     """Each loop keeps its setup while another loop searches in between.
 
