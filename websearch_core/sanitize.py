@@ -161,8 +161,10 @@ def clean_response(
         redactor: Masks credentials; ``None`` when the call used none.
     """
     reachable, sources_plain = _reachable(response, cap)
-    if not _needs_cleaning(reachable, redactor):
-        return _capped(reachable, cap, sources_plain=sources_plain)
+    lines, blocks, urls = _texts(reachable)
+    if not _texts_need_cleaning(lines, blocks, urls, redactor):
+        # The URLs the check joined are the quick pass's too (the sources' come first).
+        return _capped(reachable, cap, sources_plain=sources_plain, urls=urls)
     clean = _TextCleaner(redactor)
     sources = tuple(map(clean.source, _first_kept(response.sources, cap, clean.keeps_url)))
     citations = tuple(
@@ -328,6 +330,13 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
     response through the full pass, which is always correct).
     """
     lines, blocks, urls = _texts(response)
+    return _texts_need_cleaning(lines, blocks, urls, redactor)
+
+
+def _texts_need_cleaning(
+    lines: list[str], blocks: list[str], urls: list[str], redactor: Redactor | None
+) -> bool:
+    """:func:`_needs_cleaning` of the texts :func:`_texts` read, which the caller keeps."""
     lines_read = _Lines(" ".join(lines), " ".join(urls))
     if utf8_holds_control(lines_read.encoded):
         return True
@@ -446,7 +455,13 @@ def _page_texts(page: PageContent, lines: list[str], blocks: list[str]) -> None:
         blocks.append(page.markdown)
 
 
-def _capped(response: SearchResponse, cap: int, *, sources_plain: bool = False) -> SearchResponse:
+def _capped(
+    response: SearchResponse,
+    cap: int,
+    *,
+    sources_plain: bool = False,
+    urls: list[str] | None = None,
+) -> SearchResponse:
     """A clean ``response`` with bad URLs dropped and the counts capped (texts unchanged).
 
     Args:
@@ -454,8 +469,11 @@ def _capped(response: SearchResponse, cap: int, *, sources_plain: bool = False) 
         cap: The most sources to keep.
         sources_plain: Its sources are already known to be at most ``cap``, each with a
             URL :func:`_all_plain` accepts (:func:`_reachable` has read them): none to drop.
+        urls: Its sources' URLs in order, then its citations' (:func:`_texts` read them
+            for the check), so that they are not gathered a second time.
     """
-    sources = None if sources_plain else _kept(response.sources, cap)
+    sources_urls = None if urls is None else urls[: len(response.sources)]
+    sources = None if sources_plain else _kept(response.sources, cap, sources_urls)
     # Most providers send no citations: nothing to keep, no list or check built for them.
     citations = _kept(response.citations, MAX_CITATIONS) if response.citations else None
     update: dict[str, object] = {}
@@ -470,9 +488,16 @@ def _capped(response: SearchResponse, cap: int, *, sources_plain: bool = False) 
     return response.model_copy(update=update) if update else response
 
 
-def _kept(entries: tuple[_Linked, ...], cap: int) -> tuple[_Linked, ...] | None:
-    """The first ``cap`` entries with a clean URL, or ``None`` when that is all of them."""
-    if len(entries) <= cap and _all_plain([entry.url for entry in entries]):
+def _kept(
+    entries: tuple[_Linked, ...], cap: int, urls: list[str] | None = None
+) -> tuple[_Linked, ...] | None:
+    """The first ``cap`` entries with a clean URL, or ``None`` when that is all of them.
+
+    ``urls`` are the entries' URLs in order, when the caller has them already.
+    """
+    if len(entries) <= cap and _all_plain(
+        [entry.url for entry in entries] if urls is None else urls
+    ):
         return None
     kept = _first_kept(entries, cap, is_clean_url)
     return None if len(kept) == len(entries) else tuple(kept)

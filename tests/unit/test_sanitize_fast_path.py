@@ -154,8 +154,10 @@ def test_the_quick_pass_keeps_citations_as_the_full_pass_does(
     """Guard: no citations, clean ones and a bad one, each kept as the full pass keeps them.
 
     The quick pass skips its citation check when there are none (most providers send
-    none); what it keeps must still be what the full pass (a dirty title forces it) keeps.
-    Fails when the skip also skips citations that are there.
+    none), and reads the sources' URLs from the list the check joined; what it keeps must
+    still be what the full pass (a dirty question forces it) keeps. Fails when the skip
+    also skips citations that are there, and when the sources are judged by the wrong
+    slice of that list (the last URLs, a citation's among them, instead of the first).
     """
     response = _response(url="https://user:pw@example.org/").model_copy(
         update={"citations": citations}
