@@ -9,8 +9,11 @@ lock; on a file not in WAL yet (never opened by a store) it keeps readers out to
 import contextlib
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+
+from tests.fault_release import SelfRelease
 
 _HOLDER = """
 import sqlite3, sys
@@ -26,6 +29,7 @@ class HeldLock:
     """The holding process; :meth:`release` lets go of the lock before the block ends."""
 
     def __init__(self, path: Path) -> None:
+        self._releasing = threading.Lock()  # a SelfRelease's timer and the block's end
         self._process = subprocess.Popen(
             [sys.executable, "-c", _HOLDER, str(path)],
             stdin=subprocess.PIPE,
@@ -50,25 +54,38 @@ class HeldLock:
 
     def release(self) -> None:
         """Roll back and end the holding process (no-op once done)."""
-        process = self._process
-        assert process.stdin is not None and process.stdout is not None
-        if process.poll() is None:
+        with self._releasing:
+            process = self._process
+            assert process.stdin is not None and process.stdout is not None
+            if process.poll() is None:
+                process.stdin.close()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
             process.stdin.close()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        process.stdin.close()
-        process.stdout.close()
+            process.stdout.close()
 
 
 @contextlib.contextmanager
-def held_by_another_process(path: Path) -> Iterator[HeldLock]:
-    """Hold ``path``'s lock in another process for the block (or until released)."""
+def held_by_another_process(
+    path: Path, release: SelfRelease | None = None
+) -> Iterator[HeldLock]:
+    """Hold ``path``'s lock in another process for the block (or until released).
+
+    Args:
+        path: The SQLite file.
+        release: Lets the lock go by itself once its time is up, even mid-block, so a
+            store call stuck behind it ends (see :mod:`tests.fault_release`).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     held = HeldLock(path)
+    if release is not None:
+        release.arm(held.release)
     try:
         yield held
     finally:
+        if release is not None:
+            release.disarm()
         held.release()

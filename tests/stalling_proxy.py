@@ -12,26 +12,36 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 
+from tests.fault_release import SelfRelease
+
 
 @contextlib.contextmanager
-def silent_server() -> Iterator[int]:
-    """Accept on a free loopback port and read without ever answering; yields the port."""
-    with _Listener(lambda conn: _drain(conn)) as port:
+def silent_server(release: SelfRelease | None = None) -> Iterator[int]:
+    """Accept on a free loopback port and read without ever answering; yields the port.
+
+    Args:
+        release: Closes the server and its connections once its time is up, even
+            mid-block, so a call stuck reading from it ends (see :mod:`tests.fault_release`).
+    """
+    with _Listener(lambda conn: _drain(conn), release) as port:
         yield port
 
 
 @contextlib.contextmanager
-def stalling_proxy(target_port: int, marker: bytes, passes: int) -> Iterator[int]:
+def stalling_proxy(
+    target_port: int, marker: bytes, passes: int, release: SelfRelease | None = None
+) -> Iterator[int]:
     """Forward loopback connections to ``target_port`` until ``marker`` has passed ``passes`` times.
 
     From the request that carries ``marker`` once more on, nothing is forwarded in either
-    direction on any connection: they stay open and silent.
+    direction on any connection: they stay open and silent (closed, once ``release``'s
+    time is up).
 
     Yields:
         The proxy's port.
     """
     state = _Stall(marker, passes)
-    with _Listener(lambda conn: _forward(conn, target_port, state)) as port:
+    with _Listener(lambda conn: _forward(conn, target_port, state), release) as port:
         yield port
 
 
@@ -57,8 +67,12 @@ class _Stall:
 class _Listener:
     """A loopback listener running ``handle`` on a thread per connection."""
 
-    def __init__(self, handle: Callable[[socket.socket], None]) -> None:
+    def __init__(
+        self, handle: Callable[[socket.socket], None], release: SelfRelease | None = None
+    ) -> None:
         self._handle = handle
+        self._release = release
+        self._closing = threading.Lock()  # the release's timer and the block's end
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.bind(("127.0.0.1", 0))
         self._sock.listen(16)
@@ -68,17 +82,26 @@ class _Listener:
     def __enter__(self) -> int:
         self._thread.start()
         port: int = self._sock.getsockname()[1]
+        if self._release is not None:
+            self._release.arm(self._close)
         return port
 
     def __exit__(self, *exc: object) -> None:
-        with contextlib.suppress(OSError):
-            self._sock.shutdown(socket.SHUT_RDWR)
-        self._sock.close()
-        for conn in self._conns:
-            with contextlib.suppress(OSError):
-                conn.shutdown(socket.SHUT_RDWR)
-            conn.close()
+        if self._release is not None:
+            self._release.disarm()
+        self._close()
         self._thread.join(5)
+
+    def _close(self) -> None:
+        """Stop accepting and close every connection: a client reading one gets its end."""
+        with self._closing:
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_RDWR)
+            self._sock.close()
+            for conn in list(self._conns):
+                with contextlib.suppress(OSError):
+                    conn.shutdown(socket.SHUT_RDWR)
+                conn.close()
 
     def _accept(self) -> None:
         while True:

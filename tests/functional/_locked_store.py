@@ -10,9 +10,11 @@ raises, or the failure would show up as a hang instead of the assertion that fai
 
 import contextlib
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, NamedTuple
 
+from tests.fault_release import SelfRelease
 from websearch_core import SearchResponse, WebSearch
 from websearch_core.testing import Simulator
 
@@ -55,19 +57,34 @@ def budgeted_brave_first(
 
 
 @contextlib.contextmanager
-def write_lock_held(holder: sqlite3.Connection) -> Iterator[None]:
+def write_lock_held(
+    holder: sqlite3.Connection, release: SelfRelease | None = None
+) -> Iterator[None]:
     """Hold the state file's write lock through ``holder`` for the block, released always.
 
     Args:
         holder: A connection to the state file in autocommit mode (the ``locked_file``
-            fixture), standing for another process.
+            fixture, usable from any thread), standing for another process.
+        release: Lets the lock go by itself once its time is up, even mid-block: a store
+            call stuck behind the lock then ends, and a search that waited for it fails
+            its test instead of hanging it.
     """
+    guard = threading.Lock()  # the timer's rollback and the block's end may race
+
+    def roll_back() -> None:
+        with guard:
+            if holder.in_transaction:
+                holder.execute("ROLLBACK")
+
     holder.execute("BEGIN IMMEDIATE")  # what another process's write does, held
+    if release is not None:
+        release.arm(roll_back)
     try:
         yield
     finally:
-        if holder.in_transaction:
-            holder.execute("ROLLBACK")
+        if release is not None:
+            release.disarm()
+        roll_back()
 
 
 class Locked(NamedTuple):

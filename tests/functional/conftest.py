@@ -75,7 +75,9 @@ def no_gemini_variables(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
     """A connection that will hold the state file's write lock once the test takes it."""
-    holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
+    # Any thread: a SelfRelease rolls the lock back from its timer's.
+    path = tmp_path / "state.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     yield holder
     if holder.in_transaction:
         holder.execute("ROLLBACK")
