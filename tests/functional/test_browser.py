@@ -33,6 +33,7 @@ from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client
 from tests.refused_port import refused_port
 from websearch_core import WebSearch
+from websearch_core import browser as browser_module
 from websearch_core.browser import (
     BrowsedPage,
     BrowserNotAvailableError,
@@ -54,6 +55,7 @@ from websearch_core.errors import (
 )
 from websearch_core.format import LOOPBACK_HINT
 from websearch_core.models import SearchParams
+from websearch_core.orchestration import attempt as attempt_module
 from websearch_core.providers import get_provider
 from websearch_core.providers._escalation import NeedsBrowser, fetch_in_browser
 from websearch_core.providers._html_engine import HtmlEngineProvider
@@ -351,16 +353,58 @@ the load's end (5 runs in 8 beside 4 busy loops), or its close outlasted the 0.5
 HANG_GUARD = 30.0
 """Seconds a search that waited for its hung page (an hour) rather than its time may hang."""
 
-HUNG_ATTEMPT_RESERVE = 2.0
-"""The teardown reserve that attempt's browser keeps: four times the default, so a close slowed
-by a loaded machine still ends before the hard stop, while a load run to the end does not."""
+HUNG_RESERVE = teardown_reserve(HUNG_ATTEMPT_SECONDS)
+"""The teardown reserve a hung attempt's load leaves for the close: the default 0.5 s, under
+a quarter of what remains of the attempt when the browser is started."""
+
+
+def _booked_loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, float]]:
+    """Each page load's end as the browser books it: ``(the call's end, the load's end)``.
+
+    Why read and not timed: "the load stopped the reserve before the call's end, so the
+    page could close in time" was asserted as a close that fit a 2 s window before a stop
+    (the caller's, the attempt's hard stop), which a loaded machine's slow close could
+    miss. The end the load is given is what the browser decides; how long Chromium then
+    takes to close is the machine's (:func:`_contexts_left_open` waits for a close that
+    outlasted it). The real :func:`load_deadline` computes it; this only records it.
+    """
+    booked: list[tuple[float, float]] = []
+    compute = browser_module.load_deadline
+
+    def record(ends: float) -> float:
+        load_ends = compute(ends)
+        booked.append((ends, load_ends))
+        return load_ends
+
+    monkeypatch.setattr(browser_module, "load_deadline", record)
+    return booked
+
+
+async def _contexts_left_open(chromium: HeadlessBrowser) -> int:
+    """Contexts open beside a new page's, once the closes callers left behind have ended.
+
+    A close still running at the fetch's end goes on alone, and the next page waits for it:
+    read at once, the count would say whether the close beat the clock, not whether it ran.
+    """
+    async with chromium.page() as page:
+        browser = page.context.browser
+        assert browser is not None
+        return len(browser.contexts) - 1
 
 
 async def test_browser_deadline_gives_the_timeout_text_and_the_browser_survives(
     chromium: HeadlessBrowser, sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("websearch_core.browser.TEARDOWN_RESERVE_SECONDS", HUNG_ATTEMPT_RESERVE)
-    browser = await _started(chromium)
+    """The page hangs an hour: the browser stops its load its reserve before the attempt's end.
+
+    The attempt's hard stop is put off past the guard, so the close of the page never races
+    it however slow the machine: the browser's own text then says the browser ended the
+    attempt, the booked load end says it left the reserve for the close. A browser that
+    waited for the page hangs to the guard.
+    """
+    monkeypatch.setattr(attempt_module, "HARD_STOP_GRACE_SECONDS", HANG_GUARD * 10)
+    booked = _booked_loads(monkeypatch)
+    await _started(chromium)
     sim["google"].enqueue(Fault.challenge(), None, Fault.hang())  # an hour
     async with _client(sim, timeout_seconds=HUNG_ATTEMPT_SECONDS) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
@@ -368,11 +412,12 @@ async def test_browser_deadline_gives_the_timeout_text_and_the_browser_survives(
                 await ws.search(QUERY, provider="google")
         (failure,) = caught.value.failures
         assert isinstance(failure, ProviderTimeoutError)
-        # The browser's own text: its load stopped early enough to close the page before
-        # the attempt's hard stop (0.1 s after the attempt's end) could cut the close short.
+        # The browser's own text, not the hard stop's "Google request timed out after ...".
         assert (failure.message, failure.status) == ("Google browser search timed out.", 504)
+        # One load, stopped the reserve before the end of what the attempt gave it.
+        assert [ends - load_ends for ends, load_ends in booked] == [pytest.approx(HUNG_RESERVE)]
         assert _paths(sim["google"].requests) == ["/search", "/", "/search"]  # it hung there
-        assert browser.contexts == []  # its page is closed
+        assert await _contexts_left_open(chromium) == 0  # its page is closed
         assert len((await ws.search(QUERY, provider="google")).sources) == 10
     assert chromium.is_running
 
@@ -631,29 +676,25 @@ async def test_a_caller_cancelled_while_its_page_closes_leaves_no_context_open(
 async def test_a_fetch_ends_within_its_timeout_with_its_page_closed(
     chromium: HeadlessBrowser, sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The hung attempt's reserve (2 s of an 8 s fetch), not the default 0.5 s of a 2 s one:
-    # the close a loaded machine slows must fit in it, and with 0.5 s it may not.
-    monkeypatch.setattr("websearch_core.browser.TEARDOWN_RESERVE_SECONDS", HUNG_ATTEMPT_RESERVE)
-    async with chromium.page() as page:
-        browser = page.context.browser
-    assert browser is not None
+    """The page hangs an hour: the load is booked to stop the reserve before the timeout.
+
+    Once the load stops, the fetch ends with its own error and the page closed; that the
+    close then fits the reserve is the machine's speed, not the browser's decision, so no
+    stop of the caller's races it. A fetch that waited for the page hangs to the guard.
+    """
+    booked = _booked_loads(monkeypatch)
+    async with chromium.page():
+        pass  # Chromium is running
     sim["google"].enqueue(Fault.hang())  # an hour
-    started = asyncio.get_running_loop().time()
     with pytest.raises(BrowserTimeoutError):
-        # The caller's own stop at the fetch's timeout, armed first: a load run to the
-        # timeout always loses to it (TimeoutError, not the fetch's own error), however
-        # fast the machine; a load stopped at the reserve has its 2 s to close the page.
-        async with asyncio.timeout(HUNG_ATTEMPT_SECONDS):
+        async with asyncio.timeout(HANG_GUARD):  # waited for the page, not its timeout
             await chromium.fetch(
                 f"{sim['google'].base_url}/search?q=x", timeout=HUNG_ATTEMPT_SECONDS
             )
-    elapsed = asyncio.get_running_loop().time() - started
-    # The caller (an attempt whose hard stop follows 0.1 s later) has its time back with
-    # the page already closed: the load stopped teardown_reserve(8) = 2 s before.
-    assert browser.contexts == []
-    reserve = teardown_reserve(HUNG_ATTEMPT_SECONDS)
-    assert reserve == HUNG_ATTEMPT_RESERVE
-    assert elapsed >= HUNG_ATTEMPT_SECONDS - reserve  # a timer only ends late
+    # The caller (an attempt whose hard stop follows 0.1 s later) has its time back, the
+    # page's close begun: the load stopped teardown_reserve(8) = 0.5 s before.
+    assert [ends - load_ends for ends, load_ends in booked] == [pytest.approx(HUNG_RESERVE)]
+    assert await _contexts_left_open(chromium) == 0
 
 
 async def test_the_browser_module_knows_nothing_of_providers() -> None:
