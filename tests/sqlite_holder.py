@@ -69,9 +69,7 @@ class HeldLock:
 
 
 @contextlib.contextmanager
-def held_by_another_process(
-    path: Path, release: SelfRelease | None = None
-) -> Iterator[HeldLock]:
+def held_by_another_process(path: Path, release: SelfRelease | None = None) -> Iterator[HeldLock]:
     """Hold ``path``'s lock in another process for the block (or until released).
 
     Args:
