@@ -1008,14 +1008,23 @@ class WebSearch(SearchClosing):
         return _run_blocking(self._fresh()._fetch_many_and_close(urls, options))
 
     async def _fetch_and_close(self, url: str, options: FetchOptions) -> PageContent:
-        async with self:
+        # Not ``async with``: entering imports the chain, which a fetch never uses, with no
+        # time limit before the fetch's deadline began (a 3 s fetch waited out a slow
+        # import). The fetch imports what it needs within its deadline, as a first
+        # :meth:`fetch` does.
+        try:
             return await self.fetch(url, **options)
+        finally:
+            await self.aclose()
 
     async def _fetch_many_and_close(
         self, urls: Sequence[str], options: FetchManyOptions
     ) -> list[PageContent | FetchError]:
-        async with self:
+        # Not ``async with``, as :meth:`_fetch_and_close`.
+        try:
             return await self.fetch_many(urls, **options)
+        finally:
+            await self.aclose()
 
     def _fresh(self) -> WebSearch:
         """The instance one synchronous call runs on (its own loop and HTTP session).

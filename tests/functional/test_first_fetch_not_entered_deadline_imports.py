@@ -7,6 +7,10 @@ past it. It now counts from the call's start, as a first search's does (stop 47)
 for the import ends by it, every page is then refused as a page whose turn came after the
 deadline is, and the import goes on and serves the next call.
 
+A synchronous fetch (``fetch_sync``, ``fetch_many_sync``) entered its fresh client, which
+imported the search chain, never used by a fetch, with no limit before the fetch's deadline
+began; it now takes the first fetch's path (stop 49).
+
 A fresh interpreter holds the fetcher's import on an event the script controls
 (``tests.loop_imports.gated_import``): the first call must end while that import is still
 held, and the next one, after the import is let go, must read the page. Nothing is timed.
@@ -37,6 +41,9 @@ _SCRIPT = textwrap.dedent(
                 return [type(error).__name__, str(error)], None
         elif CALL == "fetch_many":
             (page,) = await client.fetch_many([url], allow_private_addresses=True)
+        elif CALL == "fetch_many_sync":  # from a thread without a loop, as fetch_sync
+            many = functools.partial(client.fetch_many_sync, [url], allow_private_addresses=True)
+            (page,) = await asyncio.to_thread(many)
         else:  # from a thread without a loop, as synchronous code calls it
             sync = functools.partial(client.fetch_sync, url, allow_private_addresses=True)
             try:
@@ -79,9 +86,11 @@ _PAGE = (
 ).encode()
 
 _FETCHER = "websearch_core.content.service"
+_CHAIN = "websearch_core.call_setup"
+"""The search chain's machinery, which a page fetch never uses."""
 
 
-@pytest.mark.parametrize("call", ["fetch", "fetch_many", "fetch_sync"])
+@pytest.mark.parametrize("call", ["fetch", "fetch_many", "fetch_sync", "fetch_many_sync"])
 def test_a_first_fetch_ends_by_its_deadline_while_the_fetchers_import_is_held(call: str) -> None:
     found = run_watched(
         gated_import(_FETCHER) + _SCRIPT, CALL=call, DEADLINE=_DEADLINE_SECONDS, PAGE=_PAGE
@@ -93,5 +102,26 @@ def test_a_first_fetch_ends_by_its_deadline_while_the_fetchers_import_is_held(ca
     assert "the 3 s deadline passed before its turn" in error[1], found
     # The import went on off the loop, once, and served the next call.
     assert found["gated_on"] == ["websearch-imports"], found
+    error, text = found["second"]
+    assert error is None and "long enough" in (text or ""), found
+
+
+@pytest.mark.parametrize("call", ["fetch_sync", "fetch_many_sync"])
+def test_a_first_sync_fetch_does_not_wait_for_the_chains_import(call: str) -> None:
+    """A synchronous fetch reads its page while the search chain's import is held.
+
+    Its fresh client was entered (``async with``), which imports the chain, not needed for
+    a fetch, with no time limit and before the fetch's deadline began: with that import
+    held, a 3 s ``fetch_sync`` waited out the whole hold (30 s) and then answered. It now
+    takes the path a first :meth:`~websearch_core.WebSearch.fetch` takes, importing the
+    fetcher alone, within its deadline. Failed before the change (the hold lapsed).
+    """
+    found = run_watched(
+        gated_import(_CHAIN) + _SCRIPT, CALL=call, DEADLINE=_DEADLINE_SECONDS, PAGE=_PAGE
+    )
+    assert found["lapsed"] == [], found  # the call waited for the chain: never let go
+    assert found["held"] is True, found  # it ended while the chain's import was held
+    error, text = found["first"]
+    assert error is None and "long enough" in (text or ""), found
     error, text = found["second"]
     assert error is None and "long enough" in (text or ""), found
