@@ -17,7 +17,7 @@ its providers imported (:mod:`~websearch_core.imports_outlasted`).
 
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .errors import ConfigurationError, ProviderNotConfiguredError
@@ -149,16 +149,47 @@ class ChainOrder:
             fallback=settings.fallback,
         )
 
+    def asked(self, forced: str | None = None) -> tuple[str, ...]:
+        """The ids :meth:`resolve` looks at for ``forced``, in the order it looks at them.
+
+        A forced provider first, then the order it falls back to; else a preferred
+        provider first (alone when pinned), then the rest of the order. Excluded ids are
+        among them: the plan looks at them to leave them out. A search whose providers
+        were still being imported knows the plan up to the first of these not yet
+        imported, and no further (:mod:`~websearch_core.imports_outlasted`).
+
+        Raises:
+            ConfigurationError: ``forced`` is not a registered id.
+        """
+        forcing = _forcing(forced)
+        if forcing:
+            return (forcing, *(pid for pid in self.order if pid != forcing))
+        if self.preferred is None:
+            return self.order
+        if self.pinned:
+            return (self.preferred,)
+        return (self.preferred, *self.after_preferred)
+
+    def cut_before(self, provider_id: str) -> "ChainOrder":
+        """This order ending before ``provider_id``: the plan of what comes before it.
+
+        For a plan that must not look at ``provider_id`` or any after it in
+        :meth:`asked` (their modules are still being imported). Not for the forced or
+        preferred provider, which :meth:`resolve` looks at first whatever the order.
+        """
+        return replace(
+            self,
+            order=_before(self.order, provider_id),
+            after_preferred=_before(self.after_preferred, provider_id),
+        )
+
     def resolve(self, context: ProviderContext, forced: str | None = None) -> ChainPlan:
         """This search's plan: ``forced`` (``"auto"`` or ``None``: none), then the order.
 
         Raises:
             ConfigurationError: ``forced`` is not a registered id.
         """
-        try:  # read as the ``provider`` setting reads an id; several get the list setting
-            forcing = preferred_provider(forced)
-        except ValueError as unknown:
-            raise ConfigurationError(str(unknown)) from None
+        forcing = _forcing(forced)
         # The auto chain asks the credential store about every provider without a key: one
         # look at its file serves them all (this step never awaits).
         with context.credentials.store_held():
@@ -218,6 +249,23 @@ class ChainOrder:
                 plan, provider, provider.is_available, context
             ):
                 plan.providers.append(provider)
+
+
+def _forcing(forced: str | None) -> str | None:
+    """The forced provider's id (``None`` for none or ``"auto"``).
+
+    Raises:
+        ConfigurationError: ``forced`` is not a registered id.
+    """
+    try:  # read as the ``provider`` setting reads an id; several get the list setting
+        return preferred_provider(forced)
+    except ValueError as unknown:
+        raise ConfigurationError(str(unknown)) from None
+
+
+def _before(ids: tuple[str, ...], provider_id: str) -> tuple[str, ...]:
+    """``ids`` up to, not including, ``provider_id`` (all of them when it is not there)."""
+    return ids[: ids.index(provider_id)] if provider_id in ids else ids
 
 
 def _passes(

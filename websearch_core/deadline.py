@@ -422,17 +422,26 @@ def deadline_clause() -> str:
     return f", the time left of the {format_seconds(bounds.deadline_seconds)}s deadline"
 
 
-def not_tried_text(deadline: Deadline, provider_ids: Iterable[str]) -> str:
+def not_tried_text(deadline: Deadline, provider_ids: Iterable[str], more: int = 0) -> str:
     """What a search says when its deadline ran out before ``provider_ids`` were asked.
 
     One wording for the chain, which ran out between providers, and for a first search
-    whose imports outlasted its deadline before any was asked.
+    whose imports outlasted its deadline before any was asked. That search may know its
+    plan only in part (the rest of its providers were still being imported): ``more``
+    counts the providers it looked at whose part it cannot tell, which are not named, as
+    some would never have been tried (no key, or one before them answering).
 
     Example:
         >>> not_tried_text(Deadline(4.0), ["brave", "tavily"])
         'the 4s deadline for the whole search ran out; not tried: brave, tavily'
+        >>> not_tried_text(Deadline(4.0), ["brave"], more=3)[-28:]
+        'not tried: brave, and 3 more'
+        >>> not_tried_text(Deadline(4.0), [], more=3)[-29:]
+        'not tried: any of 3 providers'
     """
     names = ", ".join(provider_ids)
+    if more:
+        names = f"{names}, and {more} more" if names else f"any of {more} providers"
     return f"the {deadline.seconds:g}s deadline for the whole search ran out; not tried: {names}"
 
 

@@ -11,11 +11,14 @@ here, on the loop, would wait for that same import.
 
 The providers named are those the chain would have named: the plan's
 (:meth:`ChainOrder.resolve <websearch_core.chain_plan.ChainOrder.resolve>`, the one rule),
-asked of the client's credentials, when the plan's module and every provider it may ask
-are imported (they are imported first, the rest of the chain after them). Before, every
-provider the plan looks at was named, a provider with no key that the chain skips too.
-Only when the providers themselves are what is still being imported are they all named,
-as the plan's rule cannot be asked without them.
+asked of the client's credentials. The plan's module is imported first, then the providers
+in the order the plan looks at them (:meth:`ChainOrder.asked
+<websearch_core.chain_plan.ChainOrder.asked>`), then the rest of the chain. When the
+deadline passes while a provider's module is still being imported, the plan is known up to
+that provider and no further: which of it and those after it can run (a key, an endpoint)
+only their modules know. The text names the plan up to there and counts the rest (``not
+tried: exa, and 5 more``); it named every provider the plan looks at, some with no key, or
+behind one that would have answered.
 """
 
 import logging
@@ -28,7 +31,7 @@ from .errors import AllProvidersFailedError, ConfigurationError, DeadlineExceede
 from .imports_advice import with_imports_advice
 from .models import Attempt, ProviderFailure, SearchResponse, SearchToolResult
 from .provider_imports import planned_ids
-from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, ProviderContext, is_loaded
+from .providers import PROVIDER_REGISTRY, ProviderContext, is_loaded
 from .settings import Settings
 from .settings_conflicts import with_conflicts
 
@@ -52,7 +55,11 @@ class ImportsOutlastedDeadline(Exception):
             names every provider the plan looks at.
 
     Attributes:
-        provider_ids: The providers not tried, in the order the plan reaches them.
+        provider_ids: The providers not tried, in the order the plan reaches them, as far
+            as the plan is known (named in the text).
+        unknown: The providers the plan looks at after those, whose modules were still
+            being imported: whether it would have tried them is not known (counted).
+        first: The provider the failure is recorded for: the first of either.
         failure: The first provider's failure, as the chain records a deadline's.
         message: The final error text: the failure's, then the settings' contradictions,
             then what avoids it (:func:`~websearch_core.imports_advice.with_imports_advice`;
@@ -66,9 +73,10 @@ class ImportsOutlastedDeadline(Exception):
         deadline: Deadline,
         credentials: "Credentials | None" = None,
     ) -> None:
-        self.provider_ids = not_tried_ids(settings, forced, credentials)
-        said = not_tried_text(deadline, self.provider_ids)
-        self.failure = DeadlineExceededError(self.provider_ids[0], said)
+        self.provider_ids, self.unknown = not_tried(settings, forced, credentials)
+        said = not_tried_text(deadline, self.provider_ids, len(self.unknown))
+        self.first = (*self.provider_ids, *self.unknown)[0]
+        self.failure = DeadlineExceededError(self.first, said)
         self.message = with_imports_advice(with_conflicts(said, settings))
         super().__init__(self.message)
         logger.warning("web search %s", self.message)
@@ -79,7 +87,7 @@ class ImportsOutlastedDeadline(Exception):
 
     def tool_result(self) -> SearchToolResult:
         """What :meth:`WebSearch.run <websearch_core.WebSearch.run>` returns for it."""
-        first = self.provider_ids[0]
+        first = self.first
         attempts = tuple(
             Attempt(provider=provider_id, outcome="skipped", detail="deadline reached")
             for provider_id in self.provider_ids
@@ -97,14 +105,34 @@ def not_tried_ids(
 ) -> Sequence[str]:
     """The providers the chain would name had its deadline passed before its first attempt.
 
-    The plan's providers (:func:`planned_by_the_chain`) when it can be asked; else, as
-    which of them can run (a key, an endpoint) only the providers' own modules know, every
-    one the plan looks at, in its order, preferred first, without the excluded.
+    Those :func:`not_tried` names, else (none known) those it counts.
+    """
+    named, unknown = not_tried(settings, forced, credentials)
+    return named or unknown
+
+
+def not_tried(
+    settings: Settings, forced: str | None, credentials: "Credentials | None" = None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The providers to name as not tried, and those after them whose part is not known.
+
+    The plan's providers (:func:`planned_by_the_chain`) as far as it can be asked; the
+    rest it looks at are not known. When it cannot be asked at all (no credentials, an
+    unknown id, an unreadable credential store, or nothing it would try), every provider
+    it looks at is named, in its order, preferred first, without the excluded. A single
+    provider not known is named: the plan looks at it alone (forced, pinned, listed alone).
     """
     if credentials is not None:
-        tried = planned_by_the_chain(settings, forced, credentials)
-        if tried:
-            return tried
+        named, unknown = planned_by_the_chain(settings, forced, credentials)
+        if len(unknown) == 1 and not named:
+            return unknown, ()
+        if named or unknown:
+            return named, unknown
+    return _looked_at(settings, forced), ()
+
+
+def _looked_at(settings: Settings, forced: str | None) -> tuple[str, ...]:
+    """Every provider the plan looks at, in its order, preferred first, less the excluded."""
     planned = planned_ids(settings, forced)
     excluded = set(settings.exclude)
     kept = [provider_id for provider_id in planned if provider_id not in excluded]
@@ -120,19 +148,18 @@ _PLAN_MODULE = "websearch_core.chain_plan"
 
 def planned_by_the_chain(
     settings: Settings, forced: str | None, credentials: "Credentials"
-) -> tuple[str, ...]:
-    """The providers the chain's plan would try, in order; empty when it cannot be asked.
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The providers the chain's plan would try, in order, and those it cannot tell about.
 
-    It is asked only when its module and every provider it may reach are fully imported:
-    anything else would import on the loop, behind the import under way. A plan that
-    cannot be made (an unknown id, an unreadable credential store) is the chain's to
-    report: empty here too.
+    The plan is asked as far as its providers are imported, in the order it looks at them
+    (:meth:`ChainOrder.asked <websearch_core.chain_plan.ChainOrder.asked>`): asking it of
+    one not yet imported would import it here, on the loop, behind the import under way.
+    The first not imported, and those after it but the excluded, are returned second. With
+    its own module not imported, all of them are. A plan that cannot be made (an unknown
+    id, an unreadable credential store) is the chain's to report: both empty.
     """
-    reachable = {*planned_ids(settings, forced), *(settings.providers or SEARCH_PROVIDER_ORDER)}
-    if not _fully_imported(_PLAN_MODULE) or not all(
-        is_loaded(provider_id) for provider_id in reachable if provider_id in PROVIDER_REGISTRY
-    ):
-        return ()
+    if not _fully_imported(_PLAN_MODULE):
+        return (), _looked_at(settings, forced)
     from .chain_plan import ChainOrder  # imported: found above
 
     # The plan asks the settings and the keys, never the transport: none is built yet.
@@ -141,10 +168,17 @@ def planned_by_the_chain(
     )
     try:
         order = ChainOrder.from_settings(settings)
+        asked = order.asked(forced)
+        waiting = next((at for at, pid in enumerate(asked) if not is_loaded(pid)), len(asked))
+        unknown = tuple(pid for pid in asked[waiting:] if pid not in settings.exclude)
+        if waiting == 0:  # the first it looks at, forced or preferred: nothing known
+            return (), unknown
+        if waiting < len(asked):
+            order = order.cut_before(asked[waiting])
         plan = order.resolve(context, forced)
     except ConfigurationError:  # an unreadable credential store's error among them
-        return ()
-    return tuple(provider.info.id for provider in plan.providers)
+        return (), ()
+    return tuple(provider.info.id for provider in plan.providers), unknown
 
 
 def _fully_imported(name: str) -> bool:

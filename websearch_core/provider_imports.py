@@ -43,7 +43,7 @@ Use = Literal["search", "fetch", "build"]
 build a tool's client (its settings' checks and state store)."""
 
 _SETUP_MODULES = (
-    "websearch_core.chain_plan",  # first: with the providers, what the plan would try
+    "websearch_core.chain_plan",  # first: what the plan would try, as far as imported
     "websearch_core.call_setup",
     "websearch_core.lookups",
     "websearch_core.connect_phase",
@@ -51,6 +51,8 @@ _SETUP_MODULES = (
 )
 """The chain and its machinery, and the resolver wrapper and connector of the client's own
 session, imported by a client's first search."""
+_PLAN_MODULE = "websearch_core.chain_plan"
+"""The plan's rule, imported before the providers (:func:`_import`)."""
 _STATUS_MODULES = ("websearch_core.status", *_SETUP_MODULES)
 """What :meth:`WebSearch.provider_status` imports besides every provider."""
 _FETCH_MODULES = (
@@ -107,15 +109,19 @@ def planned_ids(settings: Settings, forced: str | None) -> Sequence[str]:
     As :meth:`~websearch_core.orchestration.plan.ChainOrder.resolve` reaches them: a forced
     provider is asked alone (its fallback, when it cannot run, imports the rest there), a
     preferred provider with ``fallback = false`` alone, an explicit list its entries, and
-    otherwise every provider in the order.
+    otherwise every provider in the order; a preferred provider first. The import follows
+    this order, so a search whose deadline passes during it knows its plan as far as
+    possible (:mod:`~websearch_core.imports_outlasted`).
     """
     if forced and forced != "auto":
         return (forced,)
-    if settings.provider and not settings.fallback:
-        return (settings.provider,)
-    if settings.providers:
-        return tuple(settings.providers)
-    return SEARCH_PROVIDER_ORDER
+    preferred = settings.provider
+    if preferred and not settings.fallback:
+        return (preferred,)
+    order = tuple(settings.providers) if settings.providers else SEARCH_PROVIDER_ORDER
+    if preferred is None:
+        return order
+    return (preferred, *(provider_id for provider_id in order if provider_id != preferred))
 
 
 async def import_off_loop(
@@ -209,12 +215,15 @@ def _loaded(modules: Sequence[str]) -> bool:
 
 
 def _import(modules: Sequence[str], provider_ids: Sequence[str]) -> None:
-    """Import the providers, then ``modules``: the plan's rule is asked of the providers.
+    """Import the plan's rule, the providers in the plan's order, then the rest of ``modules``.
 
     A search whose deadline passes while the rest of the chain is still being imported
     can then say which of them its plan would have tried (those with a key), as the chain
-    says it (:mod:`~websearch_core.imports_outlasted`).
+    says it; one whose deadline passes among the providers can say it of those before
+    (:mod:`~websearch_core.imports_outlasted`).
     """
+    if _PLAN_MODULE in modules:
+        importlib.import_module(_PLAN_MODULE)  # light: the providers' registry is in
     for provider_id in provider_ids:
         with contextlib.suppress(Exception):  # the plan raises it, where it always did
             get_provider(provider_id)

@@ -195,3 +195,39 @@ def test_a_first_search_cut_short_by_its_imports_says_what_avoids_it(call: str) 
     assert "warm-up search" in advice, found
     error, answered = found["second"]
     assert error is None and answered, found  # the next search, imports done: no advice
+
+
+@pytest.mark.parametrize(
+    ("providers", "said"),
+    [
+        (("brave", "tavily"), "not tried: brave, and 1 more. "),
+        (("tavily", "exa", "brave"), "not tried: any of 2 providers. "),
+    ],
+)
+def test_a_provider_still_importing_ends_what_the_text_names(
+    providers: tuple[str, ...], said: str
+) -> None:
+    """The plan is named as far as its providers are imported; those after are counted.
+
+    The import job takes the plan's providers in the order the plan looks at them; one of
+    them is held here. Which of it and those after it can run (a key) only their modules
+    know: the text named every listed provider (``not tried: brave, tavily``), Tavily
+    among them with no key, and behind Brave, which would have answered. It now names
+    the plan up to the held one (Brave; none when Tavily, keyless, is all before it) and
+    counts the rest. Both failed before (every listed provider named).
+    """
+    held = f"websearch_core.providers.{providers[1]}"
+    found = run_watched(
+        gated_import(held) + _SCRIPT,
+        CALL="run",
+        DEADLINE=_DEADLINE_SECONDS,
+        PAGE=_PAGE,
+        PROVIDERS=providers,
+    )
+    assert found["lapsed"] == [] and found["held"] is True, found
+    assert found["gated_on"] == ["websearch-imports"], found  # held off the loop, once
+    error, _ = found["first"]
+    assert isinstance(error, str), found
+    assert f"the 3s deadline for the whole search ran out; {said}" in error, found
+    error, answered = found["second"]
+    assert error is None and answered in providers, found  # the import let go: answered

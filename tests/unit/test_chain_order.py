@@ -116,3 +116,35 @@ async def test_a_client_keeps_its_order_between_searches_and_names_an_unknown_fo
         with pytest.raises(ConfigurationError) as direct:
             resolve_candidates(setup.context, forced="nosuch", listed=("brave",))
         assert str(direct.value).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("preferred", "excluded", "listed", "fallback"),
+    list(
+        itertools.product(
+            (None, "brave", "tavily"),
+            ((), ("brave",)),
+            ((), ("tavily", "brave", "exa")),
+            (True, False),
+        )
+    ),
+)
+def test_asked_is_the_order_resolve_reaches_and_a_cut_order_plans_its_start(
+    preferred: str | None, excluded: tuple[str, ...], listed: tuple[str, ...], fallback: bool
+) -> None:
+    """What a first search cut short among its providers' imports names is the plan's start.
+
+    Its plan is known up to the first provider of :meth:`ChainOrder.asked` not imported:
+    the plan of the order cut there must be the whole plan's providers before that one,
+    and the plan's providers must come in ``asked``'s order.
+    """
+    order = ChainOrder.of(preferred=preferred, excluded=excluded, listed=listed, fallback=fallback)
+    context = _context({"EXA_API_KEY": "exa-key"})
+    for forced in FORCED:
+        asked = order.asked(forced)
+        tried = [provider.info.id for provider in order.resolve(context, forced).providers]
+        assert [pid for pid in asked if pid in tried] == tried
+        for cut in asked[1:]:
+            start = order.cut_before(cut).resolve(context, forced).providers
+            before = asked[: asked.index(cut)]
+            assert [p.info.id for p in start] == [pid for pid in tried if pid in before]

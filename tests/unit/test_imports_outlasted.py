@@ -12,10 +12,11 @@ import importlib
 import pytest
 
 from websearch_core import Settings, WebSearch
-from websearch_core.deadline import Deadline
+from websearch_core.deadline import Deadline, not_tried_text
 from websearch_core.errors import AllProvidersFailedError, DeadlineExceededError
 from websearch_core.imports_advice import with_imports_advice
 from websearch_core.imports_outlasted import ImportsOutlastedDeadline, not_tried_ids
+from websearch_core.provider_imports import planned_ids
 from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
 
 
@@ -94,3 +95,24 @@ def test_without_the_keys_every_provider_the_plan_looks_at_is_named() -> None:
     """Guard: with no credentials to ask, the text stays the settings' alone, as before."""
     settings = Settings(state_backend="memory", providers=("tavily", "brave"))
     assert not_tried_ids(settings, None) == ("tavily", "brave")
+
+
+def test_providers_whose_part_is_not_known_are_counted_not_named() -> None:
+    """A plan known in part names its start and counts the rest, in the chain's wording."""
+    deadline = Deadline(2.0)
+    said = "the 2s deadline for the whole search ran out; not tried: "
+    assert not_tried_text(deadline, ["exa"], more=5) == f"{said}exa, and 5 more"
+    assert not_tried_text(deadline, [], more=3) == f"{said}any of 3 providers"
+    assert not_tried_text(deadline, ["exa", "brave"]) == f"{said}exa, brave"
+
+
+def test_the_import_takes_a_preferred_provider_first() -> None:
+    """The plan looks at a preferred provider first: its import comes first too.
+
+    A search cut short among the providers' imports knows its plan only up to the first
+    not imported; importing in the plan's order makes that as much of it as can be.
+    """
+    preferred = Settings(state_backend="memory", provider="brave", providers=("tavily", "exa"))
+    assert planned_ids(preferred, None) == ("brave", "tavily", "exa")
+    auto = planned_ids(Settings(state_backend="memory", provider="exa"), None)
+    assert auto == ("exa", *(pid for pid in SEARCH_PROVIDER_ORDER if pid != "exa"))
