@@ -31,7 +31,7 @@ from .errors import AllProvidersFailedError, ConfigurationError, DeadlineExceede
 from .imports_advice import with_imports_advice
 from .models import Attempt, ProviderFailure, SearchResponse, SearchToolResult
 from .provider_imports import planned_ids
-from .providers import PROVIDER_REGISTRY, ProviderContext, is_loaded
+from .providers import ProviderContext, is_loaded
 from .settings import Settings
 from .settings_conflicts import with_conflicts
 
