@@ -178,7 +178,8 @@ def planned_by_the_chain(
         plan = order.resolve(context, forced)
     except ConfigurationError:  # an unreadable credential store's error among them
         return (), ()
-    return tuple(provider.info.id for provider in plan.providers), unknown
+    # A forced provider that runs runs alone: the plan looks at nothing after it.
+    return tuple(provider.info.id for provider in plan.providers), () if plan.forced else unknown
 
 
 def _fully_imported(name: str) -> bool:

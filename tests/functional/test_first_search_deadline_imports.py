@@ -50,7 +50,8 @@ _SCRIPT = textwrap.dedent(
         if CALL == "search" or CALL == "search with pages":
             pages = CALL == "search with pages"
             try:
-                response = await searcher.search(query, include_content=pages)
+                forced = globals().get("FORCED")  # the search's provider argument, if any
+                response = await searcher.search(query, include_content=pages, provider=forced)
             except AllProvidersFailedError as error:
                 kinds = [type(failure).__name__ for failure in error.failures]
                 return f"{error} {kinds}", None
@@ -231,3 +232,27 @@ def test_a_provider_still_importing_ends_what_the_text_names(
     assert f"the 3s deadline for the whole search ran out; {said}" in error, found
     error, answered = found["second"]
     assert error is None and answered in providers, found  # the import let go: answered
+
+
+def test_a_forced_provider_that_can_run_is_named_alone() -> None:
+    """Guard: a forced provider with its key runs alone; nothing after it is counted.
+
+    The import job imports the forced provider alone (its fallback order only if it
+    cannot run), so the rest of the order is not imported when the chain's import is
+    held; the plan, asked up to there, ends with the forced provider, which runs. A guard
+    (main names Brave alone too); it failed on stop 49's first cut ("brave, and 1 more").
+    """
+    found = run_watched(
+        gated_import(_CHAIN) + _SCRIPT,
+        CALL="search",
+        FORCED="brave",
+        DEADLINE=_DEADLINE_SECONDS,
+        PAGE=_PAGE,
+        PROVIDERS=("brave", "tavily"),  # Tavily: the order a forced Brave would fall back to
+    )
+    assert found["lapsed"] == [] and found["held"] is True, found
+    error, _ = found["first"]
+    assert isinstance(error, str), found
+    assert "the 3s deadline for the whole search ran out; not tried: brave. " in error, found
+    error, answered = found["second"]
+    assert error is None and answered[0] == "brave", found
