@@ -233,6 +233,9 @@ class WebSearch(SearchClosing):
         self._store: StateStore | None = None
         self._lent_store: StateStore | None = None
         """The store of the instance whose synchronous call built this one: never closed here."""
+        self._lender: WebSearch | None = None
+        """The instance whose synchronous call built this one: its store is borrowed at the
+        first use (:meth:`_shared_store`), within the call's deadline."""
         self._store_lock = threading.Lock()
         self._loop_setups: dict[asyncio.AbstractEventLoop, CallSetup] = {}
         """Per loop: what its searches share (its session's transport, the kept plan)."""
@@ -1032,10 +1035,14 @@ class WebSearch(SearchClosing):
         It borrows this instance's state store, so that cooldowns, the cache, the
         in-process rate limits and a broken store's "warned once" outlive the call: with
         ``state_backend="memory"`` each call used to start with no state at all, and a
-        locked SQLite file or a silent Redis cost every call its wait.
+        locked SQLite file or a silent Redis cost every call its wait. It borrows it at its
+        first use, not here: opening it here imported the state store's modules (some 20)
+        before the call's deadline began, on the caller's thread, and a first ``fetch_sync``
+        on a slow import waited them out; the call imports them within its deadline.
         """
         fresh = WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
-        return self._lend_store(fresh)
+        fresh._lender = self
+        return fresh
 
     def _lend_store(self, borrower: WebSearch) -> WebSearch:
         """``borrower``, using this instance's store, which it will never close."""
@@ -1043,10 +1050,16 @@ class WebSearch(SearchClosing):
         return borrower
 
     def _shared_store(self) -> StateStore:
-        """This instance's store, opened on first use; safe from several threads at once."""
+        """This instance's store, opened (or borrowed) on first use; safe from several threads.
+
+        One built for a synchronous call borrows its lender's store, never closed here.
+        """
         with self._store_lock:
             if self._store is None:
-                self._store = open_state_store(self.settings)
+                if self._lender is not None:
+                    self._store = self._lent_store = self._lender._shared_store()
+                else:
+                    self._store = open_state_store(self.settings)
             return self._store
 
     async def _search_and_close(

@@ -87,6 +87,8 @@ _PAGE = (
 
 _FETCHER = "websearch_core.content.service"
 _CHAIN = "websearch_core.call_setup"
+_STORE = "websearch_core.state"
+"""The state store's package, which a cached fetch reads and writes through."""
 """The search chain's machinery, which a page fetch never uses."""
 
 
@@ -123,5 +125,28 @@ def test_a_first_sync_fetch_does_not_wait_for_the_chains_import(call: str) -> No
     assert found["held"] is True, found  # it ended while the chain's import was held
     error, text = found["first"]
     assert error is None and "long enough" in (text or ""), found
+    error, text = found["second"]
+    assert error is None and "long enough" in (text or ""), found
+
+
+@pytest.mark.parametrize("call", ["fetch_sync", "fetch_many_sync"])
+def test_a_first_sync_fetch_counts_the_state_stores_import_in_its_deadline(call: str) -> None:
+    """A synchronous fetch's fresh client borrows the state store within the deadline.
+
+    Its fresh client opened the client's store as it was built, on the caller's thread,
+    importing the store's modules before the fetch's deadline began: with that import held,
+    a 3 s ``fetch_sync`` waited out the whole hold (30 s). The store is now borrowed at
+    its first use, after the fetch's import (which takes the store's modules, within the
+    deadline): the page is refused as too late while they are held. Failed before.
+    """
+    found = run_watched(
+        gated_import(_STORE) + _SCRIPT, CALL=call, DEADLINE=_DEADLINE_SECONDS, PAGE=_PAGE
+    )
+    assert found["lapsed"] == [], found  # the call waited for the store: never let go
+    assert found["held"] is True, found  # it ended while the store's import was held
+    error, _ = found["first"]
+    assert isinstance(error, list) and error[0] == "FetchTimeoutError", found
+    assert "the 3 s deadline passed before its turn" in error[1], found
+    assert found["gated_on"] == ["websearch-imports"], found  # off the loop, once
     error, text = found["second"]
     assert error is None and "long enough" in (text or ""), found
