@@ -1,8 +1,9 @@
 r"""Keep credentials out of everything a model, a log or a store can see.
 
 Upstreams echo keys back in more shapes than the one we sent: lower-cased, URL-encoded,
-inside a ``Basic`` header (base64 of ``user:password``), cut short (``sk-abcdef12...``), or
-escaped as in a JSON string of an error body (``sk-ab\/cd``).
+inside a ``Basic`` header (base64 of ``user:password``), cut short (``sk-abcdef12...``),
+escaped as in a JSON string of an error body (``sk-ab\/cd``), or without their first
+characters (a type prefix such as ``sk-`` left out, ``...cdef0123456789ab``).
 A :class:`Redactor` is built once per set of secrets and replaces every such shape with
 ``***``, matching case-insensitively.
 
@@ -41,6 +42,18 @@ MIN_TOKEN_LENGTH = 16
 """Only secrets this long are matched by prefix (a short value's first characters are
 ordinary text); see :func:`_is_token` for the shapes left out."""
 MAX_PREFIX_TAIL = 64
+RUN_LENGTH = 12
+"""A run of at least this many consecutive characters of a token, starting anywhere in it,
+counts as a leak: an upstream that leaves out a key's type prefix (``sk-``, ``pplx-``) or
+shows it as ``****<tail>`` still shows most of it. Longer than :data:`PREFIX_LENGTH`
+because the inner characters of a key (its tail, past a ``sim-key-`` or ``tvly-dev-``)
+may be a word the text holds (``sim-key-perplexity``'s ``perplexity`` is ten). The last
+four characters a provider prints as a hint (``sk-...wxyz``) stay: four characters are
+ordinary text too often to mask."""
+BLOCK_LENGTH = RUN_LENGTH // 2
+"""The blocks a token is cut into, at multiples of this length, to find its runs: every
+run of :data:`RUN_LENGTH` characters holds a whole block, so a search for the blocks (a
+few per key, not one pattern per starting place) finds each run, then grown to its ends."""
 _ASCII_LOOKALIKES = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
 """The only non-ASCII characters a case-insensitive match takes for an ASCII one (``İ`` and
 dotless ``ı`` for ``i``, long ``ſ`` for ``s``, the Kelvin sign for ``k``), each with the
@@ -227,7 +240,7 @@ class Redactor:
         secrets: Credential values (keys, tokens, passwords, ``user:password`` pairs).
     """
 
-    __slots__ = ("_ascii_probes", "_escaped_probes", "_pattern", "_probes")
+    __slots__ = ("_ascii_probes", "_blocks", "_escaped_probes", "_pattern", "_probes", "_runs")
 
     def __init__(self, secrets: Iterable[str]) -> None:
         values = {secret for secret in secrets if secret and len(secret) >= MIN_SECRET_LENGTH}
@@ -240,8 +253,11 @@ class Redactor:
             if _is_token(value):
                 alternatives.append(_prefix_pattern(value))
         self._pattern = re.compile("|".join(alternatives), re.IGNORECASE) if alternatives else None
-        heads = {value[:PREFIX_LENGTH] for value in values if _is_token(value)}
-        probes = {probe.casefold() for probe in shapes | heads}
+        tokens = sorted(value for value in values if _is_token(value))
+        self._runs = _RunFinder(tokens) if tokens else None
+        heads = {value[:PREFIX_LENGTH] for value in tokens}
+        self._blocks = {block for value in tokens for block in _blocks(value)}
+        probes = {probe.casefold() for probe in shapes | heads | self._blocks}
         # A shape that contains another probe adds nothing: the shorter one finds it too.
         self._probes = tuple(p for p in probes if not any(q != p and q in p for q in probes))
         # ASCII secrets (API keys, tokens) have ASCII shapes only: probed in UTF-8 bytes.
@@ -261,7 +277,8 @@ class Redactor:
         """``text`` with every secret shape masked."""
         if self._pattern is None or not text:
             return text
-        return self._pattern.sub(MASK, text)
+        masked = self._pattern.sub(MASK, text)
+        return masked if self._runs is None else self._runs.mask(masked)
 
     def may_hold(self, text: str, encoded: bytes | None = None) -> bool:
         """``False`` only when ``text`` holds no secret shape (``True`` may be a false alarm).
@@ -333,6 +350,80 @@ def _is_token(value: str) -> bool:
     if len(value) < MIN_TOKEN_LENGTH or "://" in value or "=" in value.rstrip("="):
         return False
     return not any(char.isspace() for char in value)
+
+
+def _blocks(token: str) -> list[str]:
+    """``token``'s whole :data:`BLOCK_LENGTH` blocks, cut at multiples of that length.
+
+    Example:
+        >>> _blocks("abcdef012345XYZ")
+        ['abcdef', '012345']
+    """
+    last = len(token) - BLOCK_LENGTH
+    return [token[start : start + BLOCK_LENGTH] for start in range(0, last + 1, BLOCK_LENGTH)]
+
+
+def _same(shown: str, secret: str) -> bool:
+    """Whether the character ``shown`` is taken for ``secret``'s, as the mask's pattern would.
+
+    Case aside, by :data:`_ASCII_LOOKALIKES` too: ``ſ`` for ``s``, the Kelvin sign for ``k``.
+    """
+    return shown == secret or _as_letters(shown).lower() == secret.lower()
+
+
+class _RunFinder:
+    """Finds the runs of :data:`RUN_LENGTH` or more characters of tokens, from anywhere in them.
+
+    One pattern per token and starting place would grow with the square of a token's length
+    (a JWT sign-in is over a thousand characters); instead each token's blocks are sought,
+    and each block found is grown left and right for as long as the text goes on as the
+    token does around that block.
+
+    Args:
+        tokens: The secrets matched by prefix (:func:`_is_token`).
+    """
+
+    __slots__ = ("_at", "_seed")
+
+    def __init__(self, tokens: Iterable[str]) -> None:
+        self._at: dict[str, list[tuple[str, int]]] = {}
+        for token in tokens:
+            for index, block in enumerate(_blocks(token)):
+                self._at.setdefault(block.lower(), []).append((token, index * BLOCK_LENGTH))
+        ordered = sorted(self._at, key=len, reverse=True)
+        self._seed = re.compile("|".join(map(re.escape, ordered)), re.IGNORECASE)
+
+    def mask(self, text: str) -> str:
+        """``text`` with each run of :data:`RUN_LENGTH` or more token characters as ``***``."""
+        spans: list[tuple[int, int]] = []
+        for found in self._seed.finditer(text):
+            block = _as_letters(found.group()).lower()
+            for token, offset in self._at.get(block, ()):
+                span = _grown(text, found.start(), found.end(), token, offset)
+                if span[1] - span[0] >= RUN_LENGTH:
+                    spans.append(span)
+        if not spans:
+            return text
+        pieces: list[str] = []
+        done = 0
+        for start, end in sorted(spans):
+            if end <= done:
+                continue
+            if start >= done:
+                pieces.extend([text[done:start], MASK])
+            done = end
+        return "".join([*pieces, text[done:]])
+
+
+def _grown(text: str, start: int, end: int, token: str, offset: int) -> tuple[int, int]:
+    """The span around ``text[start:end]`` (``token`` from ``offset``) that goes on as it does."""
+    before = offset
+    while start > 0 and before > 0 and _same(text[start - 1], token[before - 1]):
+        start, before = start - 1, before - 1
+    after = offset + BLOCK_LENGTH
+    while end < len(text) and after < len(token) and _same(text[end], token[after]):
+        end, after = end + 1, after + 1
+    return start, end
 
 
 def _prefix_pattern(secret: str) -> str:

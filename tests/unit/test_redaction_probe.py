@@ -70,7 +70,8 @@ def test_a_dotless_i_echo_is_masked_in_a_clean_looking_response() -> None:
 def _shapes(secret: str) -> list[str]:
     raw = secret.encode()
     encoded = [base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()]
-    return [secret, quote(secret, safe=""), quote_plus(secret), *encoded, secret[:10]]
+    # secret[3:]: a run from inside the key (its type prefix left out) is masked too.
+    return [secret, quote(secret, safe=""), quote_plus(secret), *encoded, secret[:10], secret[3:]]
 
 
 def _disguised(rng: random.Random, shape: str) -> str:

@@ -170,3 +170,53 @@ def test_a_shown_url_masks_userinfo_found_by_its_position(url: str, shown: str) 
     # Settings refuse all three (an '@' only after the host: userinfo_cut_short); a
     # Transport built from base URLs of its own still shows them through masked_password.
     assert masked_password(url) == shown
+
+
+INNER_KEY = "sk-live-0123456789abcdefGHIJ"
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        f"key {INNER_KEY[3:]} is not valid",  # the type prefix left out
+        f"key ****{INNER_KEY[-12:]} is not valid",  # shown by its tail, 12 characters
+        f"key ...{INNER_KEY[5:-5]}... is not valid",  # cut at both ends
+        f"key {INNER_KEY[3:].upper()} is not valid",
+        f"keys {INNER_KEY[2:16]} and {INNER_KEY[14:]} are not valid",
+    ],
+)
+def test_a_run_of_a_key_from_anywhere_in_it_is_masked(echo: str) -> None:
+    """Twelve or more characters of a key, not only its head, are a leak.
+
+    Failed before the fix: only a run from the key's first character was masked, so an
+    upstream that left out ``sk-`` showed the other 25 characters.
+    """
+    redactor = Redactor([INNER_KEY])
+    masked = redactor(echo)
+    assert masked.startswith("key") and masked.endswith("not valid")
+    assert "***" in masked and redactor.may_hold(echo)
+    for start in range(len(INNER_KEY) - redaction.RUN_LENGTH + 1):
+        assert INNER_KEY[start : start + redaction.RUN_LENGTH].lower() not in masked.lower()
+
+
+@pytest.mark.parametrize(
+    ("secret", "innocent"),
+    [
+        ("sim-key-perplexity", "Perplexity API error (401) from perplexity.ai"),
+        (INNER_KEY, f"key sk-...{INNER_KEY[-4:]} and 0123456789a"),
+    ],
+)
+def test_shorter_runs_inside_a_key_are_kept(secret: str, innocent: str) -> None:
+    """A guard (it passed before the fix too): a word inside a key, a provider's last-four
+    hint, eleven characters of a key: none reach the run's twelve, so none is masked."""
+    assert Redactor([secret])(innocent) == innocent
+
+
+def test_runs_are_found_in_a_sign_in_token_of_thousands_of_characters() -> None:
+    """A JWT-sized token is cut into blocks, not one pattern per starting place.
+
+    Failed before the fix: the middle of the token was shown as it was.
+    """
+    token = "".join(f"{index:04x}" for index in range(600))  # 2400 characters, no repeats
+    middle = token[1000:1040]
+    assert Redactor([token])(f"token ...{middle}... expired") == "token ...***... expired"
