@@ -14,6 +14,7 @@ from typing import cast
 
 import pytest
 
+from tests.conformance._leaks import everything_logged as _everything_logged
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
 from websearch_core.providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider
@@ -54,15 +55,6 @@ async def test_an_echoed_key_never_leaks(
         ]
     )
     assert KEY not in seen
-
-
-def _everything_logged(record: logging.LogRecord) -> str:
-    """A record's message, every attribute (``extra`` fields a JSON handler writes out
-    among them) and its traceback: what any handler may print, not only the message."""
-    logged = [record.getMessage(), *map(repr, vars(record).values())]
-    if record.exc_info:
-        logged.extend(traceback.format_exception(*record.exc_info))
-    return "\n".join(logged)
 
 
 # --- what an upstream quotes outside an error: notes, their log line, the command line ---
