@@ -14,7 +14,10 @@ files. The tests named ``guard`` passed before the redaction fix of this audit t
 import base64
 import json
 import logging
+import os
 import pathlib
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable
 from urllib.parse import quote
@@ -189,3 +192,112 @@ async def test_a_key_echoed_without_its_type_prefix_never_shows(
         fault = Fault.http(500, body=json.dumps(body), headers={"X-Echo": key[3:]})
         seen = await _everything_seen(provider_id, key, fault, tmp_path / "state", sim)
     assert shapes_seen(key, [*seen, *library_logs(caplog.records)]) == []
+
+
+@pytest.mark.parametrize("fault_name", ["http401", "http500", "redirect_query", "reset"])
+async def test_guard_the_agent_tools_show_no_key(
+    fault_name: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A guard: what LangChain's and LlamaIndex's tools hand an agent for a failure.
+
+    The tool message (content and artifact) or the exception a tool raised, and the
+    LlamaIndex tool output with its ``raw_output``, for Brave failing with an echo.
+    """
+    langchain = pytest.importorskip("langchain_websearch")
+    llamaindex = pytest.importorskip("llamaindex_websearch")
+    caplog.set_level(logging.DEBUG)
+    key = sentinel("brave")
+    seen: list[str] = []
+    async with Simulator(["brave"]) as sim:
+        sim["brave"].always(FAULTS[fault_name](key, sim["brave"].base_url))
+        settings = sim.settings(
+            provider="brave", fallback=False, rate_limit_wait_seconds=0, api_keys={"brave": key}
+        )
+        tool = langchain.WebSearchTool(settings=settings)
+        call = {"type": "tool_call", "id": "1", "name": tool.name, "args": {"query": "asyncio"}}
+        try:
+            message = await tool.ainvoke(call)
+            seen += [repr(message), repr(getattr(message, "artifact", None))]
+        except Exception as error:  # a tool may raise its failure: what an agent then logs
+            seen += failure_texts(error)
+        try:
+            output = await llamaindex.create_web_search_tool(settings=settings).acall(
+                query="asyncio"
+            )
+            seen += [repr(output), repr(output.raw_output), str(output)]
+        except Exception as error:
+            seen += failure_texts(error)
+        assert len(sim["brave"].requests) >= 2, "both tools should have asked Brave"
+    assert "Brave" in "".join(seen), "each tool should have told of Brave's failure"
+    assert shapes_seen(key, [*seen, *library_logs(caplog.records)]) == []
+
+
+CLI_RUNS = (
+    ["python asyncio", "--no-cache", "--json", "-v"],
+    ["python asyncio", "--no-cache", "-v"],
+    ["providers"],
+    ["auth", "list", "-v"],
+)
+
+
+@pytest.mark.parametrize(("provider_id", "source"), [("brave", "env"), ("zai", "file")])
+def test_guard_the_command_line_shows_no_key_from_either_source(
+    provider_id: str, source: str, tmp_path: pathlib.Path
+) -> None:
+    """A guard: ``websearch`` in a subprocess, its key from a variable or the credential file.
+
+    A 500 then a 401, both echoing the key; each command's stdout and stderr (``-v`` logs
+    each attempt), ``auth set``'s own output, and the state directory afterwards.
+    """
+    key = sentinel(provider_id)
+    with Simulator([provider_id]).running_in_thread() as sim:
+        body = _envelope(500, key)
+        sim[provider_id].always(Fault.http(500, body=body, headers={"X-Echo": key}))
+        sim[provider_id].enqueue(Fault.http(401, body=body))
+        env = _cli_environment(provider_id, tmp_path, sim[provider_id].base_url)
+        seen = []
+        if source == "env":
+            env[get_provider(provider_id).info.env_vars[0]] = key
+        else:
+            seen += _websearch(["auth", "set", provider_id, "-v"], env, stdin=f"{key}\n")
+        for arguments in CLI_RUNS:
+            forced = ["--provider", provider_id] if arguments[0] == "python asyncio" else []
+            seen += _websearch([*arguments, *forced], env)
+        assert sim[provider_id].requests, "the command should have asked the provider"
+    assert "(500)" in "".join(seen) and "(401)" in "".join(seen)
+    files = stored_texts(tmp_path / "state")
+    assert files and shapes_seen(key, [*seen, *files]) == []
+
+
+def _cli_environment(provider_id: str, home: pathlib.Path, base_url: str) -> dict[str, str]:
+    """This environment without any setting or key, routed to ``provider_id`` alone."""
+    from websearch_core.providers import PROVIDER_REGISTRY
+
+    kept = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("WEBSEARCH_", "SEARXNG_")) and not name.endswith("_API_KEY")
+    }
+    return {
+        **kept,
+        "HOME": str(home),
+        "WEBSEARCH_EXCLUDE": ",".join(pid for pid in PROVIDER_REGISTRY if pid != provider_id),
+        "WEBSEARCH_STATE_DIR": str(home / "state"),
+        "WEBSEARCH_CREDENTIALS_FILE": str(home / "credentials.json"),
+        "WEBSEARCH_RATE_LIMIT_WAIT_SECONDS": "0",
+        f"WEBSEARCH_{provider_id.upper()}_BASE_URL": base_url,
+    }
+
+
+def _websearch(arguments: list[str], env: dict[str, str], stdin: str = "") -> list[str]:
+    """``websearch <arguments>`` in a subprocess: its stdout and stderr."""
+    done = subprocess.run(
+        [sys.executable, "-m", "websearch_core", *arguments],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return [done.stdout, done.stderr]
