@@ -301,3 +301,39 @@ def _websearch(arguments: list[str], env: dict[str, str], stdin: str = "") -> li
         check=False,
     )
     return [done.stdout, done.stderr]
+
+
+PASSWORD = "pw-SENTINEL-5d4c3b2a19e8f7"
+
+
+@pytest.mark.parametrize("place", ["proxy", "base_url"])
+async def test_guard_a_password_in_a_proxy_or_base_url_never_shows(
+    place: str, tmp_path: pathlib.Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A guard: ``http://user:pass@host`` as the proxy or as Brave's base URL.
+
+    The loopback origin is reached directly (a proxy is never used for it), and the
+    upstream's 401 quotes the password, the pair as a Basic header and the whole URL.
+    """
+    caplog.set_level(logging.DEBUG)
+    key = sentinel("brave")
+    async with Simulator(["brave"]) as sim:
+        origin = sim["brave"].base_url
+        basic = base64.b64encode(f"user:{PASSWORD}".encode()).decode()
+        with_password = origin.replace("http://", f"http://user:{PASSWORD}@")
+        message = f"auth Basic {basic} for user:{PASSWORD} at {with_password} proxy"
+        sim["brave"].always(Fault.http(401, body=json.dumps({"error": message})))
+        if place == "proxy":
+            overrides = {"proxy": f"http://user:{PASSWORD}@proxy.example:8080"}
+        else:
+            overrides = {"base_urls": {**sim.base_urls(), "brave": with_password}}
+        settings = sim.settings(rate_limit_wait_seconds=0, **overrides)
+        async with WebSearch(settings, api_keys={"brave": key}) as ws:
+            result = await ws.run("python asyncio", provider="brave")
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search("python asyncio", provider="brave", use_cache=False)
+        assert sim["brave"].requests, "Brave should have been asked"
+    assert result.error is not None and "Brave" in result.text
+    seen = [result.text, result.response.model_dump_json(), repr(result)]
+    seen += [*failure_texts(caught.value), *library_logs(caplog.records)]
+    assert shapes_seen(PASSWORD, seen) == [] and shapes_seen(key, seen) == []
