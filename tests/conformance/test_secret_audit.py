@@ -67,11 +67,14 @@ def _head(content_type: str, body: str) -> bytes:
 def _first_stream_event() -> str:
     """The first event of a real captured stream (Gemini's), as sent."""
     stream = read_capture("gemini/stream_generate_content_google_search.sse").decode()
-    return stream.split("\n\n", 1)[0] + "\n\n"
+    # The capture ends its events with CRLF pairs: cut at the first blank line either way.
+    return stream.replace("\r\n", "\n").split("\n\n", 1)[0] + "\n\n"
 
 
 def _stream_error(key: str) -> str:
-    message = {"error": {"code": 401, "message": f"API key not valid: {key}", "status": "X"}}
+    message = {
+        "error": {"code": 401, "message": f"API key not valid: {key}", "status": "UNAUTHENTICATED"}
+    }
     return f"event: error\ndata: {json.dumps(message)}\n\n"
 
 
