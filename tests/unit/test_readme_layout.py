@@ -1,0 +1,66 @@
+"""The README's shape: a newcomer's order of sections, one map of them, prose that fits.
+
+The README grew by small additions; the framework tools ended up after 1,500 lines of
+provider and failure detail, the state store's rules were split over two sections, and
+paragraphs had lines of up to 160 characters. These checks hold the order a newcomer reads
+in, the quick start's list of sections to the headings, and the prose width.
+"""
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+WIDTH = 95
+"""The widest prose line the project's style allows."""
+
+
+def _headings() -> list[str]:
+    """The ``##`` headings, in order (code blocks hold no such line)."""
+    return re.findall(r"^## (.+)$", README.read_text(encoding="utf-8"), re.M)
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes."""
+    return re.sub(r"[^a-z0-9 -]", "", heading.lower()).replace(" ", "-")
+
+
+def test_the_framework_tools_come_before_the_reference() -> None:
+    """Failed before: 'LangChain and LlamaIndex' was the eighth section, after Providers."""
+    headings = _headings()
+    assert headings[0] == "Quick start"
+    tools = headings.index("LangChain and LlamaIndex")
+    assert tools == 1, headings
+    for later in ("Providers", "Configuration", "When providers fail or run out", "Command line"):
+        assert headings.index(later) > headings.index("Python") > tools, headings
+    assert headings[-1] == "Development"
+
+
+def test_the_state_store_has_one_section_after_the_failures() -> None:
+    """Failed before: the store's rules were split over 'When providers fail' and 'Python'."""
+    headings = _headings()
+    assert "The state store" in headings
+    assert headings.index("The state store") == headings.index("When providers fail or run out") + 1
+    text = README.read_text(encoding="utf-8")
+    python = text.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
+    assert "journal" not in python, "the state store's rules belong in its own section"
+
+
+def test_the_quick_start_lists_every_later_section_in_order() -> None:
+    """A guard: the quick start's map names each later section, in the headings' order."""
+    text = README.read_text(encoding="utf-8")
+    quick = text.split("\n## Quick start\n", 1)[1].split("\n## ", 1)[0]
+    listed = quick.split("The rest of this README is reference", 1)[1]
+    anchors = re.findall(r"\]\(#([a-z0-9-]+)\)", listed)
+    assert anchors == [_anchor(h) for h in _headings()[1:]]
+
+
+def test_every_prose_line_fits_the_width() -> None:
+    """Failed before: 11 prose lines were wider than 95 characters (one of 160)."""
+    fence = False
+    wide = []
+    for number, line in enumerate(README.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and not line.startswith("|") and len(line) > WIDTH:
+            wide.append(f"line {number}: {len(line)} characters")
+    assert not wide, wide
