@@ -64,3 +64,22 @@ def test_every_prose_line_fits_the_width() -> None:
         elif not fence and not line.startswith("|") and len(line) > WIDTH:
             wide.append(f"line {number}: {len(line)} characters")
     assert not wide, wide
+
+
+def test_every_link_within_the_readme_reaches_a_heading() -> None:
+    """A guard: each ``](#anchor)`` is a heading's, so moved sections keep their links."""
+    text = README.read_text(encoding="utf-8")
+    anchors = {_anchor(h) for h in re.findall(r"^#{2,3} (.+)$", text, re.M)}
+    links = set(re.findall(r"\]\(#([a-z0-9-]+)\)", text))
+    assert links, "the README links no section"
+    assert links <= anchors, sorted(links - anchors)
+
+
+def test_the_troubleshooting_table_sends_each_symptom_to_a_section() -> None:
+    """Failed before: the README had no troubleshooting section (a newcomer's order names one)."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Troubleshooting\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) > 1
+    for row in rows[1:]:
+        assert re.search(r"\]\(#[a-z0-9-]+\) \|$", row), row
