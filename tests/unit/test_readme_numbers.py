@@ -6,7 +6,8 @@ kept text, redirects, the cache's size, the credit re-check, page counts, the cr
 lock's wait, token renewal margins, the result items a parser reads). Each was checked by
 hand against the code in the docs review and had no test; each check here finds the
 sentence and compares its number with the constant, so a changed constant fails until the
-prose follows. All are guards: they passed on the code and README they were written against.
+prose follows. All but the circuit breaker's are guards: they passed on the code and README
+they were written against; the breaker's numbers entered the README with their check.
 """
 
 import re
@@ -21,11 +22,11 @@ from websearch_core.content.enrich import DEFAULT_CONTENT_SOURCES, check_content
 from websearch_core.content.fetch import MAX_REDIRECTS as FETCH_MAX_REDIRECTS
 from websearch_core.credentials import EXPIRY_SKEW_SECONDS
 from websearch_core.orchestration.credit_probe import CREDIT_RECHECK_SECONDS
-from websearch_core.orchestration.quota import REASON_LIMIT
+from websearch_core.orchestration.quota import REASON_LIMIT, FailurePolicy
 from websearch_core.providers._common import MAX_RESULT_ITEMS
 from websearch_core.providers.perplexity import OAUTH_MIN_LIFETIME
 from websearch_core.providers.public import HARD_DEADLINE_SECONDS, SOFT_DEADLINE_SECONDS
-from websearch_core.state.base import DEFAULT_MAX_CACHE_ENTRIES
+from websearch_core.state.base import DEFAULT_MAX_CACHE_ENTRIES, FAILURE_WINDOW
 from websearch_core.store_lock import LOCK_WAIT_SECONDS
 from websearch_core.transport import MAX_REDIRECTS
 
@@ -83,3 +84,19 @@ def test_the_stated_page_count_bound_is_the_one_refused_past() -> None:
     assert check_content_limit(int(most), "content_limit") == most
     with pytest.raises(ValueError):
         check_content_limit(int(most) + 1, "content_limit")
+
+
+def test_the_circuit_breaker_s_numbers_are_the_policy_s() -> None:
+    """Failed before: the README said "doubling cooldowns" and gave none of these numbers."""
+    policy = FailurePolicy()
+    sentence = re.search(
+        r"circuit breaker \(from the (?P<th>\d+)\w\w in a row: (?P<base>\d+) s, doubling with "
+        r"each further failure up to (?P<max>\d+) s\), reset by a success or (?P<window>\w+) "
+        r"hours after the last failure",
+        _prose(),
+    )
+    assert sentence is not None, "the README no longer states the breaker's numbers"
+    assert int(sentence["th"]) == policy.circuit_threshold
+    assert float(sentence["base"]) == policy.circuit_base
+    assert float(sentence["max"]) == policy.circuit_max
+    assert {"two": 2}[sentence["window"]] * 3600 == FAILURE_WINDOW
