@@ -44,12 +44,20 @@ class BuiltByFactory:
     """The function that builds the tool from ``WebSearch`` options (for the message)."""
     factory_options: ClassVar[tuple[str, ...]] = ()
     """The factory's own keywords besides ``web_search`` and ``WebSearch``'s options."""
+    calls: ClassVar[tuple[str, ...]] = ()
+    """The arguments each call of the tool takes (``limit``): one given to the class
+    (``count=5``) is said to go with each call, as the factories say it."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         takes = _init_keywords(cls) if kwargs else None
         if takes is not None:
             refuse_unknown_keyword(
-                cls.__name__, kwargs, takes, factory=cls.factory, factory_own=cls.factory_options
+                cls.__name__,
+                kwargs,
+                takes,
+                factory=cls.factory,
+                factory_own=cls.factory_options,
+                calls=cls.calls,
             )
         return super().__new__(cls)
 
@@ -106,6 +114,7 @@ class PointsToFactory:
                 tuple(signature.parameters),
                 factory=cls.factory,
                 factory_own=cls.factory_options,
+                calls=cls.calls,
             )
             given = _bound(owner, cls.factory, signature, args, kwargs)
             refuse_without_function(owner, cls.factory, given, needs_metadata=False)

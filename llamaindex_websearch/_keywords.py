@@ -66,7 +66,7 @@ def refuse_unknown_keyword(
     listed = ", ".join(takes)
     if factory is None:
         where = f"{owner}() takes {listed}"
-    elif close in options:
+    elif close in options and argument is None:  # max_results: not fence_results, a limit
         where = (
             f"{close} is an option of {factory}(), which builds this tool; "
             f"{owner}() itself takes {listed}"

@@ -87,6 +87,7 @@ class WebSearchFunctionTool(
     owner_attribute = "_spec"
     _spec: "WebSearchToolSpec | None" = None
     factory = "create_web_search_tool"
+    calls = tuple(ToolArguments.model_fields)
 
     def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:
         if isinstance(raw_output, SearchToolResult):

@@ -14,8 +14,8 @@ from pydantic import ValidationError
 
 from langchain_websearch import WebFetchTool, WebSearchTool
 from langchain_websearch import WebSearchRetriever as LangChainRetriever
+from llamaindex_websearch import WebSearchFunctionTool, WebSearchToolSpec, create_web_search_tool
 from llamaindex_websearch import WebSearchRetriever as LlamaIndexRetriever
-from llamaindex_websearch import WebSearchToolSpec, create_web_search_tool
 from tests.integrations._helpers import sim_settings
 from websearch_core import WebSearch
 from websearch_core.testing import Simulator
@@ -49,6 +49,23 @@ def test_a_tool_built_with_a_result_count_names_limit_and_each_call(
     assert "did you mean" not in message  # the nearest spelling (fence_results) was wrong
     if name != "limit":
         assert f"{name} means limit here" in message
+
+
+@pytest.mark.parametrize("name", RESULT_COUNTS)
+@pytest.mark.parametrize(
+    "build",
+    [WebSearchFunctionTool, WebSearchFunctionTool.from_defaults],
+    ids=["class", "from_defaults"],
+)
+def test_the_llamaindex_tool_class_built_with_a_result_count_names_limit_too(
+    build: Callable[..., object], name: str
+) -> None:
+    # `WebSearchFunctionTool(count=5)` said `unexpected keyword argument` alone (and
+    # `max_results=5` `did you mean fence_results?`) while its factory named `limit`.
+    message = _refusal(build, **{name: 5})
+    assert '{"query": "...", "limit": ...}' in message
+    assert "did you mean" not in message
+    assert "create_web_search_tool() builds one from WebSearch options" in message
 
 
 @pytest.mark.parametrize("name", ["count", "max_results", "limit", "top_k"])
