@@ -10,16 +10,30 @@ another word as often as a typo, so the rule, with no word list to keep, is:
   dropped, changed, or two neighbours swapped;
 * two neighbours swapped is always a typo (``atuh``): it keeps every letter, and no common
   word is another's swap;
+* one letter dropped or added is a typo of a command of four letters or more (``aut``,
+  ``auths``), as ``staus`` is of ``status`` among the longer words meaning a command
+  (:func:`slip_of`): a changed letter stays out (``auto``), and so does more than one
+  (``author``);
 * the first letter is kept: a typo rarely starts a word wrong, and ``oauth``, ``etch`` and
   ``path`` are queries.
 """
 
 from collections.abc import Iterable
 
-__all__ = ["swap_of", "typo_of"]
+__all__ = ["slip_of", "swap_of", "typo_of"]
 
 _LETTERS_PER_EDIT = 4
 """A command's letters after its first, per edit a typo of it may have."""
+
+_SHORTEST_COMMAND_SLIPPED = 4
+"""The fewest letters of a command whose typos may drop or add one letter (``aut``)."""
+
+_SHORTEST_WORD_SLIPPED = 6
+"""The fewest letters of a word meaning a command whose typos may drop or add one.
+
+``staus`` is ``status`` less a letter; the shorter such words are common words a letter
+from others (``rest`` of ``reset``, ``key`` of ``keys``, ``loin`` of ``login``, ``helps``
+of ``help``), which stay queries."""
 
 
 def typo_of(word: str, commands: Iterable[str]) -> str | None:
@@ -32,6 +46,8 @@ def typo_of(word: str, commands: Iterable[str]) -> str | None:
     Example:
         >>> [typo_of(w, ["auth", "fetch", "providers"]) for w in ("provder", "atuh", "auto")]
         ['providers', 'auth', None]
+        >>> [typo_of(w, ["auth"]) for w in ("aut", "auths", "author", "oauth")]
+        ['auth', 'auth', None, None]
     """
     given = word.strip().lower()
     best: tuple[int, str] | None = None
@@ -40,7 +56,9 @@ def typo_of(word: str, commands: Iterable[str]) -> str | None:
             continue
         edits = _edits(given, command)
         allowed = (len(command) - 1) // _LETTERS_PER_EDIT
-        if (edits <= allowed or _swapped(given, command)) and (best is None or edits < best[0]):
+        slipped = len(command) >= _SHORTEST_COMMAND_SLIPPED and _slipped(given, command)
+        near = edits <= allowed or _swapped(given, command) or slipped
+        if near and (best is None or edits < best[0]):
             best = (edits, command)
     return None if best is None else best[1]
 
@@ -58,6 +76,46 @@ def swap_of(word: str, words: Iterable[str]) -> str | None:
     """
     given = word.strip().lower()
     return next((known for known in words if _swapped(given, known)), None)
+
+
+def slip_of(word: str, words: Iterable[str]) -> str | None:
+    """The one of ``words`` that ``word`` (any case) is a slip of, or ``None``.
+
+    A slip is two neighbours swapped (:func:`swap_of`), or, for a word of six letters or
+    more, one letter dropped or added (``staus``, ``verrsion``), the first letter kept, but
+    not an ``s`` at its end: ``versions`` and ``setting`` are words themselves.
+
+    Example:
+        >>> slip_of("staus", ["status"]), slip_of("rest", ["reset"]), slip_of("hlep", ["help"])
+        ('status', None, 'help')
+    """
+    given = word.strip().lower()
+    return next(
+        (
+            known
+            for known in words
+            if _swapped(given, known)
+            or (
+                len(known) >= _SHORTEST_WORD_SLIPPED
+                and _slipped(given, known)
+                and not _plural(given, known)
+            )
+        ),
+        None,
+    )
+
+
+def _plural(given: str, known: str) -> bool:
+    """Whether one of the two is the other with an ``s`` added at its end."""
+    return f"{given}s" == known or f"{known}s" == given
+
+
+def _slipped(given: str, known: str) -> bool:
+    """Whether ``given`` is ``known`` with one letter dropped or added, the first kept."""
+    if abs(len(given) - len(known)) != 1 or not given or given[0] != known[0]:
+        return False
+    shorter, longer = sorted((given, known), key=len)
+    return any(longer[:index] + longer[index + 1 :] == shorter for index in range(len(longer)))
 
 
 def _swapped(given: str, command: str) -> bool:

@@ -11,14 +11,15 @@ all: the user read results about a misspelt word. It is searched too, and the li
 command it is a typo of (:mod:`~websearch_core.command_typos`): by a count of edits that
 grows with the command's length, not the ratio provider ids are matched with, which took
 ``auto`` and ``oauth`` (real queries) for ``auth``. A word meaning a command there is not
-is named when typed with two neighbouring letters swapped (``hlep``), and only then: those
-are common words, one letter away from others (``rest``, ``logic``).
+is named when typed with two neighbouring letters swapped (``hlep``), or, when six letters
+or more, with one dropped or added (``staus``): the shorter ones are common words, one
+letter away from others (``rest``, ``logic``, ``key``).
 """
 
 from collections.abc import Collection, Mapping, Sequence
 
 from .cli_status import PROG
-from .command_typos import swap_of, typo_of
+from .command_typos import slip_of, typo_of
 
 __all__ = ["command_word_note"]
 
@@ -67,9 +68,9 @@ def command_word_note(query: Sequence[str], commands: Collection[str] = ()) -> s
         return None
     word = words[0]
     meant = _MEANT.get(word.lower())
-    swapped = swap_of(word, _MEANT) if meant is None else None
-    if swapped is not None:  # hlep: only a swap (these are common words: see swap_of)
-        meant = _MEANT[swapped]
+    slipped = slip_of(word, _MEANT) if meant is None else None
+    if slipped is not None:  # hlep, staus: these are common words (see slip_of)
+        meant = _MEANT[slipped]
     if meant is not None:
         shows, command = meant
         return _line(word, f"for {shows}", command)

@@ -106,6 +106,40 @@ def test_a_command_word_with_two_letters_swapped_is_named_too(
     assert f"write: {command} " in note
 
 
+@pytest.mark.parametrize(
+    ("word", "command"),
+    [
+        ("staus", "websearch providers"),
+        ("Verion", "websearch --version"),
+        ("setings", "websearch providers"),
+        ("aut", "websearch auth"),
+        ("auths", "websearch auth"),
+    ],
+)
+def test_a_dropped_or_added_letter_is_named_too(
+    brave: Simulator, run: Run, word: str, command: str
+) -> None:
+    # `websearch staus`, `aut` and `auths` read results about the misspelt word with no
+    # line: only a swap counted for `status`, and no edit at all for `auth`.
+    out, err = run([word])
+    (note,) = err.splitlines()
+    assert f'"{word}" as a query' in note
+    assert f"write: {command} " in note
+    (request,) = brave["brave"].requests
+    assert request.query_dict()["q"] == word  # still searched, as typed
+    assert out == run(["--", word])[0]
+
+
+@pytest.mark.parametrize("word", ["versions", "setting", "helps", "loin", "Author"])
+def test_a_word_a_letter_from_a_short_or_plural_command_word_is_quiet(
+    brave: Simulator, run: Run, word: str
+) -> None:
+    """A guard (passes before and after): a letter dropped or added counts only for the
+    longer command words and never as a plural's ``s`` (``versions``), nor for ``help``
+    or ``login`` (``helps``, ``loin`` are words)."""
+    assert run([word])[1] == ""
+
+
 @pytest.mark.parametrize("word", ["rest", "logic", "key"])
 def test_a_common_word_a_letter_from_a_command_word_is_quiet(
     brave: Simulator, run: Run, word: str
