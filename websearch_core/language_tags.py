@@ -12,9 +12,19 @@ from typing import Final
 
 from .iso_639 import ISO_639_1, ISO_639_2, ISO_639_2_ONLY, TWO_LETTER
 
-__all__ = ["canonical_tag", "is_language_tag", "language_tag", "two_letter_tag"]
+__all__ = [
+    "canonical_tag",
+    "is_language_tag",
+    "language_tag",
+    "names_no_language",
+    "two_letter_tag",
+]
 
 _LANGUAGE: Final = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
+
+_WITHDRAWN_TWO_LETTER: Final = frozenset({"in", "iw", "ji", "jw", "mo", "sh"})
+"""Two-letter codes ISO 639-1 withdrew or never listed that the IANA language subtag
+registry still holds (``iw`` for Hebrew, as older Java locales write it): still tags."""
 
 
 def canonical_tag(value: str) -> str:
@@ -42,6 +52,25 @@ def canonical_tag(value: str) -> str:
 def is_language_tag(value: str) -> bool:
     """Whether ``value`` (already canonical) has the shape of a BCP 47 tag."""
     return _LANGUAGE.match(value) is not None
+
+
+def names_no_language(tag: str) -> bool:
+    """Whether ``tag`` (canonical, of a tag's shape) starts with two letters naming no language.
+
+    ``language="zz"`` passed the shape check and reached providers, which ignored it: the
+    user read results in any language with no word why. Every two-letter language subtag
+    is an ISO 639-1 code, so one not listed (:data:`~websearch_core.iso_639.ISO_639_1`,
+    or a withdrawn one still registered) names none. Three letters are read by shape
+    alone: ISO 639-3's thousands of codes (``yue``) are tags too, and not listed here.
+
+    Examples:
+        >>> names_no_language("zz"), names_no_language("zz-DE"), names_no_language("pt-BR")
+        (True, True, False)
+        >>> names_no_language("iw"), names_no_language("yue")
+        (False, False)
+    """
+    primary = tag.partition("-")[0]
+    return len(primary) == 2 and primary not in ISO_639_1 and primary not in _WITHDRAWN_TWO_LETTER
 
 
 def language_tag(value: str) -> str | None:

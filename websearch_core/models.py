@@ -26,7 +26,7 @@ from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 
 
 from .content.models import PageContent
 from .domain_names import domain_name
-from .language_tags import canonical_tag, is_language_tag
+from .language_tags import canonical_tag, is_language_tag, names_no_language
 from .meant_names import named_extras
 from .param_names import param_meant
 from .provider_ids import preferred_provider
@@ -216,6 +216,11 @@ class SearchParams(_Frozen):
         if value is not None and not is_language_tag(value):
             raise ValueError(
                 f"language must be a BCP 47 tag such as 'en' or 'pt-BR', got {value!r}"
+            )
+        if value is not None and names_no_language(value):
+            raise ValueError(
+                f"language {value!r} names no language: its first part must be an ISO 639 "
+                "code, such as 'en', 'de' or 'pt-BR'"
             )
         return value
 

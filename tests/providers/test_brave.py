@@ -181,7 +181,7 @@ def test_brave_search_lang(tag: str, code: str | None) -> None:
 
 
 def test_a_language_brave_does_not_list_is_not_sent() -> None:
-    assert "search_lang" not in dict(query_params(SearchParams(query="x", language="xx"), TODAY))
+    assert "search_lang" not in dict(query_params(SearchParams(query="x", language="tlh"), TODAY))
 
 
 @pytest.mark.parametrize(
