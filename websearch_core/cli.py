@@ -115,6 +115,7 @@ from .status import (
     status_record,
 )
 from .tool_errors import validator_message
+from .used_counts import used_counts_line
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -1281,8 +1282,7 @@ def _providers(args: argparse.Namespace) -> int:
         print("  ".join([*cells, last]))
     for conflict in conflicts:
         _warn(f"the settings contradict: {conflict}")
-    counted = "USED counts requests this month" if unknown is None else "USED is unknown (?)"
-    counted += "" if unknown is None else " while the state store is unavailable"
+    counted = used_counts_line(web_search.settings.state_backend, store_available=unknown is None)
     print(f"\n{_config_file_line(web_search.settings)}")
     print(f"{counted}. Store a key with: {PROG} auth set PROVIDER")
     if any(status.available and status.browser_missing for status in statuses):
