@@ -6,6 +6,7 @@ so a line that does not point the command at the simulator (or lets it reach the
 fails here. Ctrl-C is a real SIGINT.
 """
 
+import json
 import os
 import queue
 import shlex
@@ -264,3 +265,33 @@ def test_the_undo_line_takes_back_every_pasted_variable(serve: type[Served]) -> 
     )
     left = {line.split("=", 1)[0] for line in shell.stdout.splitlines()} & exported
     assert shell.returncode == 0 and not left, (shell.stderr, left)
+
+
+def test_the_lines_say_the_results_dates_which_a_recency_leaves_in(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `websearch --recency week` against the served simulator showed results eleven months
+    # old and nothing said why: the served results carry fixed dates, served whatever
+    # date is asked (honour_dates is off). The printed lines now say both.
+    from websearch_core.cli import main
+    from websearch_core.testing.serve import paste_lines
+    from websearch_core.testing.simulator import default_results
+
+    dates = sorted(str(result.published)[:10] for result in default_results("python"))
+    with Simulator(["brave"]).running_in_thread() as sim:
+        comments = " ".join(
+            line.removeprefix("# ") for line in paste_lines(sim) if line.startswith("# ")
+        )
+        assert f"dated {dates[0]} to {dates[-1]}" in comments
+        assert "served whatever --recency, --after or --before asks" in comments
+        assert "honour_dates" in comments
+        # What the lines say holds: a week asked of Brave, every result still served.
+        monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", sim["brave"].base_url)
+        monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
+        monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "memory")
+        argv = ["--no-cache", "--provider", "brave", "--recency", "week", "--json", "python"]
+        assert main(argv) == EXIT_OK
+        (request,) = sim["brave"].requests
+    assert request.query_dict()["freshness"] == "pw"
+    sources = json.loads(capsys.readouterr().out)["response"]["sources"]
+    assert len(sources) == len(dates)

@@ -28,7 +28,7 @@ from ..cli_wrap import say
 from ..provider_credentials import ApiKey
 from ..providers import PROVIDER_REGISTRY, get_provider
 from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
-from .simulator import FAKE_KEY_PREFIX, PROTOCOLS, ROUTES_SERVED, Simulator
+from .simulator import FAKE_KEY_PREFIX, PROTOCOLS, ROUTES_SERVED, Simulator, default_results
 
 __all__ = [
     "DEFAULT_PROVIDERS",
@@ -189,6 +189,7 @@ def paste_lines(simulator: Simulator) -> list[str]:
         '# Paste these lines into another shell, then try: websearch "python"',
         "# (every other provider is excluded, so nothing leaves this machine; state is kept in",
         "# memory, so your own cooldowns, budgets and cache are not touched)",
+        *_dates_line(),
     ]
     for provider_id, simulated in simulator.providers.items():
         lines.append(_export(base_url_variable(provider_id), simulated.base_url))
@@ -213,6 +214,26 @@ def paste_lines(simulator: Simulator) -> list[str]:
     lines.append(f"{UNDO_LEAD}{undo_command(lines)}")
     lines.append("# Serving until Ctrl-C.")
     return lines
+
+
+def _dates_line() -> list[str]:
+    """The comment saying the results' dates, and that date filters leave them all in.
+
+    ``websearch --recency week`` against the simulator showed results eleven months old,
+    with nothing saying why: it serves every result whatever date a request asks for
+    (:attr:`~.simulator.SimulatedProvider.honour_dates` is off, as most tests want), and
+    its results carry fixed dates. Said here, where a person trying the command reads.
+    """
+    dates = sorted(
+        result.published[:10] for result in default_results("python") if result.published
+    )
+    if not dates:
+        return []
+    return [
+        f"# (its results are dated {dates[0]} to {dates[-1]} and served whatever --recency,",
+        "# --after or --before asks, where a real engine serves recent ones; from Python,",
+        "# Simulator's honour_dates serves only those inside the dates asked)",
+    ]
 
 
 def undo_command(lines: Sequence[str]) -> str:
