@@ -17,7 +17,7 @@ import ipaddress
 import re
 from typing import Final, NoReturn
 
-__all__ = ["ascii_host", "domain_name", "site_domain"]
+__all__ = ["ascii_host", "domain_name", "encoded_host", "site_domain"]
 
 _DOMAIN: Final = re.compile(
     r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$"
@@ -33,15 +33,44 @@ def ascii_host(host: str) -> str:
     """``host`` as requests carry it: an internationalised name in its IDNA (``xn--``) form.
 
     A result's URL may name ``bücher.de`` where the filter holds ``xn--bcher-kva.de``;
-    both sides are compared in this form. The form is IDNA 2008 with UTS 46 mapping, as
-    yarl writes the host of every request URL and browsers do: the stdlib's ``idna``
-    codec is IDNA 2003, which maps ``straße.de`` to ``strasse.de`` (another registered
-    domain) where the request to ``https://straße.de`` goes to ``xn--strae-oqa.de``, so a
-    search for the one site asked engines for the other and kept the other's results.
-    A name IDNA 2008 refuses (a symbol such as ``☃``) gets the 2003 form, yarl's fallback
-    too; a name neither can encode is returned as given.
+    both sides are compared in this form (see :func:`encoded_host`, whose reading this is).
+    A name that cannot be encoded is returned as given: a filter compares it as text.
     """
     if host.isascii():
+        return host
+    try:
+        return encoded_host(host)
+    except UnicodeError:
+        return host
+
+
+def encoded_host(host: str) -> str:
+    """``host`` in the form a request names it, or an error when it has none.
+
+    The form is IDNA 2008 with UTS 46 mapping, as yarl writes the host of every request
+    URL and browsers do: the stdlib's ``idna`` codec is IDNA 2003, which maps ``straße.de``
+    to ``strasse.de`` (another registered domain) where the request to ``https://straße.de``
+    goes to ``xn--strae-oqa.de``, so a search for the one site asked engines for the other
+    and kept the other's results, and the page fetcher checked one name and fetched the
+    other. A name IDNA 2008 refuses (a symbol such as ``☃``) gets the 2003 form, yarl's
+    fallback too. The one encoder for filters and the fetcher's checks alike, so a name is
+    judged in the form that is sent.
+
+    Raises:
+        UnicodeError: No request can name ``host``: an empty label (``a..b``), a label
+            over 63 characters, or a name neither IDNA version encodes.
+
+    Examples:
+        >>> encoded_host("straße.de")
+        'xn--strae-oqa.de'
+        >>> encoded_host("ｍetadata.google.internal")
+        'metadata.google.internal'
+    """
+    if host.isascii():
+        labels = host.split(".")
+        # The last label may be empty: a fully qualified name's root dot.
+        if any(not 0 < len(label) < 64 for label in labels[:-1]) or len(labels[-1]) > 63:
+            raise UnicodeError("label empty or too long")
         return host
     import idna  # only an internationalised name needs its tables (yarl loads them anyway)
 
@@ -49,10 +78,7 @@ def ascii_host(host: str) -> str:
         return idna.encode(host, uts46=True).decode("ascii")
     except UnicodeError:  # idna.IDNAError is one
         pass
-    try:
-        return host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return host
+    return host.encode("idna").decode("ascii")
 
 
 def domain_name(text: str) -> str:

@@ -68,7 +68,7 @@ from .lookup import checked_addresses
 from .models import PageContent
 from .refresh import refresh_target
 from .resolver import SafeResolver
-from .safety import Networks, check_url, parse_networks
+from .safety import Networks, check_url, parse_networks, request_host
 
 if TYPE_CHECKING:
     from playwright.async_api import Route, WebSocketRoute
@@ -586,7 +586,7 @@ class PageFetcher:
         refuse the intranet names only the proxy knows, so only the proxy can close this.
         """
         allow_private = self.options.allow_private_addresses
-        host = urlsplit(url).hostname or ""
+        host = request_host(url)
         try:
             await checked_addresses(url, host, 0, self._allowed, allow_private=allow_private)
         except FetchFailedError:
@@ -779,7 +779,7 @@ class _PageGuard:
         allow_private = self._allow_private
         try:
             check_url(target, allow_private=allow_private, allowed=self._allowed)
-            host = urlsplit(target).hostname or ""
+            host = request_host(target)
             await checked_addresses(target, host, 0, self._allowed, allow_private=allow_private)
         except FetchRefusedError as refusal:
             return refusal

@@ -36,6 +36,7 @@ from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from ..clauses import join_clauses
+from ..domain_names import encoded_host
 from ..env_values import env_value
 from ..errors import ConfigurationError
 from .errors import FetchRefusedError
@@ -62,6 +63,7 @@ __all__ = [
     "network_entries",
     "parse_networks",
     "private_allowed",
+    "request_host",
     "resolved_problem",
 ]
 
@@ -265,8 +267,7 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
             not listed in ``allowed``, or (unless allowed) a non-public IP literal; the
             message names the reason.
     """
-    parts = check_url_form(url)
-    host = (parts.hostname or "").rstrip(".")
+    parts, host = _checked_form(url)
     _check_numeric_spelling(url, host, allow_private=allow_private, allowed=allowed)
     _check_metadata_name(url, host, allowed)
     try:
@@ -289,6 +290,26 @@ def check_url_form(url: str) -> SplitResult:
     Raises:
         FetchRefusedError: The URL is not an absolute http(s) URL with a valid host.
     """
+    return _checked_form(url)[0]
+
+
+def request_host(url: str) -> str:
+    """The host a request to ``url`` names: what the checks judge and lookups resolve.
+
+    An internationalised name in the form yarl sends (``domain_names.encoded_host``), so
+    a lookup made here (through a proxy, the check before the request) asks for the name
+    the proxy is asked for: ``socket.getaddrinfo`` given ``straße.de``
+    encodes it with IDNA 2003 and resolved ``strasse.de``, another domain, while the
+    request went to ``xn--strae-oqa.de``.
+
+    Raises:
+        FetchRefusedError: ``url`` is refused by :func:`check_url_form`.
+    """
+    return _checked_form(url)[1]
+
+
+def _checked_form(url: str) -> tuple[SplitResult, str]:
+    """:func:`check_url_form`'s parsed URL and the host as the request names it."""
     _check_given(url)
     try:
         parts = urlsplit(url.strip())
@@ -306,8 +327,7 @@ def check_url_form(url: str) -> SplitResult:
     if not host:
         raise FetchRefusedError(url, "the URL has no host", "invalid_url")
     del port
-    _check_encodable_name(url, host)
-    return parts
+    return parts, _encoded_name(url, host)
 
 
 def _check_metadata_name(url: str, host: str, allowed: Networks) -> None:
@@ -341,16 +361,19 @@ def _check_given(url: object) -> None:
         raise FetchRefusedError(url, "the URL is empty", "invalid_url")
 
 
-def _check_encodable_name(url: str, host: str) -> None:
-    """Refuse a host name the resolver cannot encode (a label over 63 characters, ``a..b``).
+def _encoded_name(url: str, host: str) -> str:
+    """``host`` as the request names it, refused when no request can name it.
 
-    The name is looked up as IDNA; one that cannot be encoded made the fetch fail with a
-    bare ``UnicodeError`` from the resolver. IPv6 literals are not names.
+    The fetch is sent with the name yarl writes (IDNA 2008), so every check reads that
+    form: ``ｍetadata.google.internal`` (a fullwidth ``ｍ``) passed the metadata name check
+    and was sent as ``metadata.google.internal``; ``１２７.０.０.１`` is ``127.0.0.1``. A name
+    that cannot be encoded (a label over 63 characters, ``a..b``) made the fetch fail with
+    a bare ``UnicodeError`` from the resolver. IPv6 literals are not names.
     """
     if ":" in host:
-        return
+        return host
     try:
-        host.encode("idna")
+        return encoded_host(host).rstrip(".")
     except UnicodeError:
         raise FetchRefusedError(
             url, f"{host[:80]} is not a valid host name", "invalid_url"
