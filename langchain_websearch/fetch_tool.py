@@ -26,6 +26,7 @@ from websearch_core.content.tool_text import (
 from websearch_core.search_closing import FetchClosing
 from websearch_core.tool_errors import configuration_error_text
 
+from ._json_input import unpacked_input
 from ._tool_calls import ToolCallAwareTool
 
 __all__ = ["WebFetchInput", "WebFetchTool"]
@@ -69,6 +70,16 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
     ) = invalid_fetch_arguments_text
     allow_private_addresses: bool | None = None
     """Also fetch loopback/private addresses (``None``: ``WEBSEARCH_FETCH_ALLOW_PRIVATE``)."""
+
+    def _parse_input(
+        self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any
+    ) -> str | dict[str, Any]:
+        """The input, a ``url`` that writes every argument as JSON read as those arguments.
+
+        ``invoke('{"url": "https://a.example/", "max_chars": 4000}')`` was fetched as that
+        text and refused for having no scheme (:mod:`._json_input`).
+        """
+        return super()._parse_input(unpacked_input(tool_input, "url"), *args, **kwargs)
 
     def _run(self, url: str, max_chars: int | None = None) -> Any:
         """Fetch from synchronous code (on its own loop and HTTP session)."""

@@ -7,7 +7,6 @@ catch. Invalid arguments and bad configuration come back the same way, as the on
 texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 """
 
-import contextlib
 import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -22,9 +21,9 @@ from websearch_core.deadline import CallClock
 from websearch_core.models import SearchToolResult
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
-from websearch_core.tool_json_arguments import arguments_in_query, unpacked_arguments
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
+from ._json_input import unpacked_input
 from ._tool_calls import ToolCallAwareTool, in_tool_call
 
 if TYPE_CHECKING:
@@ -175,12 +174,7 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         (:mod:`websearch_core.tool_json_arguments`). One named twice is left to the
         schema, which refuses it by name.
         """
-        if isinstance(tool_input, str):
-            tool_input = arguments_in_query(tool_input) or tool_input
-        else:
-            with contextlib.suppress(ValueError):  # named twice: the schema says so
-                tool_input = dict(unpacked_arguments(tool_input))
-        return super()._parse_input(tool_input, *args, **kwargs)
+        return super()._parse_input(unpacked_input(tool_input, "query"), *args, **kwargs)
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         """Search from synchronous code (on its own loop and HTTP session)."""

@@ -29,6 +29,7 @@ from websearch_core.search_closing import FetchClosing
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text
+from websearch_core.tool_json_arguments import unpacked_arguments
 from websearch_core.tool_pickles import picklable_options
 
 from ._arguments import checked_arguments
@@ -124,7 +125,7 @@ class WebFetchFunctionTool(ToolCopies, PointsToFactory, FunctionTool, FetchClosi
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Fetch synchronously (safe inside a running event loop)."""
         try:
-            arguments = checked_arguments(WebFetchArgs, args, kwargs)
+            arguments = unpacked_arguments(checked_arguments(WebFetchArgs, args, kwargs), "url")
             output = function_tool_call(self, **arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
@@ -133,7 +134,7 @@ class WebFetchFunctionTool(ToolCopies, PointsToFactory, FunctionTool, FetchClosi
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Fetch on the running loop."""
         try:
-            arguments = checked_arguments(WebFetchArgs, args, kwargs)
+            arguments = unpacked_arguments(checked_arguments(WebFetchArgs, args, kwargs), "url")
             output = await function_tool_acall(self, **arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)

@@ -19,11 +19,11 @@ from typing_extensions import Unpack
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.deadline import CallClock
 from websearch_core.meant_names import refusing_unknown_keywords
-from websearch_core.models import Recency, SearchToolResult
+from websearch_core.models import Recency, SearchParams, SearchToolResult
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
-from websearch_core.tool_json_arguments import unpacked_arguments
+from websearch_core.tool_json_arguments import arguments_in_query, unpacked_arguments
 from websearch_core.tool_pickles import picklable_options
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
@@ -58,6 +58,40 @@ TOOL_NAME = "web_search"
 
 class WebSearchArgs(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
+
+
+def _search_params(
+    query: str,
+    recency: Recency | None,
+    limit: int | None,
+    max_tokens: int | None,
+    temperature: float | None,
+    num_search_results: int | None,
+) -> SearchParams:
+    """The request for the spec's ``web_search(...)``, a query that writes them all unpacked.
+
+    The spec's tools unpack such a query before calling it, but a model reaches the
+    function without them too: ``FunctionTool.from_defaults(spec.web_search)``, or the
+    spec's ``spec_functions`` handed to another framework's tool builder. It searched the
+    JSON text and dropped its limit; now it reads it as the tools do
+    (:mod:`websearch_core.tool_json_arguments`), checked by the same argument model.
+
+    Raises:
+        pydantic.ValidationError: An argument is out of range, unknown, or given twice.
+    """
+    if arguments_in_query(query) is None:  # nearly every query: no validation added
+        return tool_search_params(
+            query, recency, limit, max_tokens, temperature, num_search_results
+        )
+    given = {
+        "query": query,
+        "recency": recency,
+        "limit": limit,
+        "max_tokens": max_tokens,
+        "temperature": temperature,
+        "num_search_results": num_search_results,
+    }
+    return tool_search_params(**WebSearchArgs.model_validate(given).model_dump())
 
 
 class WebSearchFunctionTool(
@@ -216,9 +250,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         Raises:
             pydantic.ValidationError: An argument is out of range; the error names it.
         """
-        params = tool_search_params(
-            query, recency, limit, max_tokens, temperature, num_search_results
-        )
+        params = _search_params(query, recency, limit, max_tokens, temperature, num_search_results)
         return (self._given or self._clients.get(self._new_client)).run_sync(params)
 
     async def aweb_search(
@@ -231,9 +263,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         num_search_results: int | None = None,
     ) -> SearchToolResult:
         """:meth:`web_search` on the running loop, reusing the spec's HTTP session."""
-        params = tool_search_params(
-            query, recency, limit, max_tokens, temperature, num_search_results
-        )
+        params = _search_params(query, recency, limit, max_tokens, temperature, num_search_results)
         with CallClock():  # the deadline counts from here: building a client imports
             client = self._given or await self._clients.for_running_loop(self._new_client)
             return await client.run(params)

@@ -1,4 +1,4 @@
-"""A tool call whose ``query`` is its whole input written as one JSON object, read as that input.
+"""A tool call whose main argument is its whole input as one JSON object, read as that input.
 
 Agents sometimes send every argument as one JSON string where the query goes:
 ``query='{"query": "rust async", "limit": 3}'``. LangChain's ``tool.invoke("...")`` hands
@@ -12,6 +12,10 @@ a number in quotes), so nothing is taken that would otherwise be refused.
 Only a query that is exactly a JSON object (surrounding spaces aside) with a ``query`` key
 is read so; a query that merely holds braces (``rust {} syntax``, ``{"a": 1} json``) or an
 object without ``query`` is searched as typed, as the spec passes a query unchanged.
+
+``web_fetch`` reads its ``url`` the same way (``url='{"url": "https://a.example/",
+"max_chars": 4000}'``): the JSON is never a URL, so without this the fetch was refused as
+having no scheme and the model was told to write ``https://{"url": ...}``.
 """
 
 import json
@@ -24,9 +28,17 @@ __all__ = ["arguments_in_query", "unpacked_arguments"]
 
 _QUERY: Final = "query"
 
+_ALONE: Final = {"query": "the search text", "url": "the page's URL"}
+"""What each tool's main argument holds when sent alone, for the refusal's advice."""
 
-def arguments_in_query(query: object) -> dict[str, Any] | None:
-    """The arguments ``query`` writes as one JSON object with a ``query`` key, or ``None``.
+
+def arguments_in_query(query: object, key: str = _QUERY) -> dict[str, Any] | None:
+    """The arguments ``query`` writes as one JSON object with a ``key`` key, or ``None``.
+
+    Args:
+        query: The main argument as given: ``query`` for ``web_search``, ``url`` for
+            ``web_fetch``.
+        key: The main argument's name, which the object must hold.
 
     Examples:
         >>> arguments_in_query('{"query": "rust async", "limit": 3}')
@@ -35,6 +47,8 @@ def arguments_in_query(query: object) -> dict[str, Any] | None:
         True
         >>> arguments_in_query('{"q": "rust"}') is None
         True
+        >>> arguments_in_query('{"url": "https://a.example/"}', key="url")
+        {'url': 'https://a.example/'}
     """
     if not isinstance(query, str):
         return None
@@ -45,19 +59,20 @@ def arguments_in_query(query: object) -> dict[str, Any] | None:
         written = json.loads(text)
     except ValueError:
         return None
-    if not isinstance(written, dict) or _QUERY not in written:
+    if not isinstance(written, dict) or key not in written:
         return None
     return written
 
 
-def unpacked_arguments(arguments: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``arguments`` with a ``query`` that writes them all read as those arguments.
+def unpacked_arguments(arguments: Mapping[str, Any], key: str = _QUERY) -> Mapping[str, Any]:
+    """``arguments`` with a ``key`` argument that writes them all read as those arguments.
 
     An argument given beside such a query is kept when the query's JSON does not name it
     too; named in both, neither is chosen silently.
 
     Args:
         arguments: A tool call's arguments by name, as given (before validation).
+        key: The main argument's name: ``query`` (``web_search``) or ``url`` (``web_fetch``).
 
     Raises:
         pydantic_core.PydanticCustomError: An argument is given both in the query's JSON
@@ -67,16 +82,16 @@ def unpacked_arguments(arguments: Mapping[str, Any]) -> Mapping[str, Any]:
         >>> unpacked_arguments({"query": '{"query": "x", "limit": 3}', "recency": "week"})
         {'recency': 'week', 'query': 'x', 'limit': 3}
     """
-    written = arguments_in_query(arguments.get(_QUERY))
+    written = arguments_in_query(arguments.get(key), key)
     if written is None:
         return arguments
-    given = {name: value for name, value in arguments.items() if name != _QUERY}
+    given = {name: value for name, value in arguments.items() if name != key}
     twice = sorted(name for name, value in given.items() if value is not None and name in written)
     if twice:
         raise PydanticCustomError(
             "arguments_twice",
-            "query is the arguments written as one JSON object, and some are also given by "
-            "themselves ({names}); send each argument once, query as the search text alone",
-            {"names": ", ".join(twice)},
+            "{key} is the arguments written as one JSON object, and some are also given by "
+            "themselves ({names}); send each argument once, {key} as {alone} alone",
+            {"key": key, "names": ", ".join(twice), "alone": _ALONE.get(key, "its value")},
         )
     return {**{name: value for name, value in given.items() if value is not None}, **written}

@@ -10,12 +10,14 @@ Framework-neutral: the LangChain and LlamaIndex tools both render through here.
 """
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..tool_errors import INVALID_ARGUMENTS_PREFIX, invalid_arguments_text
+from ..tool_json_arguments import unpacked_arguments
 from .errors import FetchError
 from .models import PageContent
 
@@ -56,6 +58,17 @@ class FetchArguments(BaseModel):
         default=None,
         description=f"Most characters of page text to return (default {DEFAULT_MAX_CHARS}).",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _arguments_in_url(cls, data: Any) -> Any:
+        """A ``url`` that is the whole input as one JSON object, checked as those arguments.
+
+        So ``url='{"url": "https://a.example/", "max_chars": 5}'`` is refused on
+        ``max_chars`` as the same arguments given one by one are
+        (:mod:`websearch_core.tool_json_arguments`); the tools fetch with the same reading.
+        """
+        return unpacked_arguments(data, "url") if isinstance(data, Mapping) else data
 
 
 def invalid_fetch_arguments_text(error: Exception) -> str:
