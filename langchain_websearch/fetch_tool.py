@@ -8,7 +8,7 @@ never as an exception the agent loop must catch.
 """
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.tools import ToolException
 from pydantic import BaseModel, ValidationError
@@ -28,6 +28,11 @@ from websearch_core.tool_errors import configuration_error_text
 
 from ._json_input import unpacked_input
 from ._tool_calls import ToolCallAwareTool
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from ._keywords import FetchToolKeywords
 
 __all__ = ["WebFetchInput", "WebFetchTool"]
 
@@ -70,6 +75,11 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
     ) = invalid_fetch_arguments_text
     allow_private_addresses: bool | None = None
     """Also fetch loopback/private addresses (``None``: ``WEBSEARCH_FETCH_ALLOW_PRIVATE``)."""
+
+    if TYPE_CHECKING:
+        # For type checkers alone (the base's ``**kwargs: Any`` let a misspelt option
+        # through): at run time pydantic's ``__init__`` stays (see ``_keywords``).
+        def __init__(self, **keywords: "Unpack[FetchToolKeywords]") -> None: ...
 
     def _parse_input(
         self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any

@@ -35,7 +35,11 @@ from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_errors import renamed_arguments
 
 if TYPE_CHECKING:
+    from typing import Unpack
+
     from websearch_core.provider_imports import Use
+
+    from ._keywords import RetrieverKeywords
 
 __all__ = ["WebSearchRetriever"]
 
@@ -149,6 +153,11 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
     """Documents hold the text of each result's page (up to 20), not its snippet."""
     recency: Recency | None = None
     """Only results from the last day, week, month or year, where the provider can."""
+
+    if TYPE_CHECKING:
+        # For type checkers alone (the base's ``**kwargs: Any`` let a misspelt option
+        # through): at run time pydantic's ``__init__`` stays (see ``_keywords``).
+        def __init__(self, **keywords: "Unpack[RetrieverKeywords]") -> None: ...
 
     def _get_relevant_documents(
         self,
