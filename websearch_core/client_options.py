@@ -260,18 +260,22 @@ class ClientOptions(BaseModel):
         return copied
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """A copy, with ``update``'s fields (unchecked, as pydantic's) and options (checked).
+        """A copy, with ``update``'s fields and options checked as when built.
 
         An option beyond the fields (``deadline_seconds``) is checked as when built and
         changes the copy's client alone; pydantic's own copy kept it where nothing read it
-        (:func:`.given_options.copy_update`).
+        (:func:`.given_options.copy_update`). A field is checked as on assignment: pydantic
+        writes an update unchecked, so ``update={"api_keys": {"brave": "..."}}`` left the
+        key a plain ``str`` that the copy's ``repr`` and ``model_dump`` showed, and a
+        ``web_search`` client sat silently beside the options it made unread.
 
         Raises:
-            OptionsValidationError: An option's value is one ``WebSearch`` would refuse.
+            OptionsValidationError: A field's or an option's value is one the class or
+                ``WebSearch`` would refuse.
             OptionTypeError: A name in ``update`` is neither a field nor an option, or a
                 ``web_search`` client would sit beside options to build one.
         """
-        if not update or update.keys() <= type(self).model_fields.keys():
+        if not update:
             return super().model_copy(update=update, deep=deep)
         from .build_errors import OptionTypeError, options_refused
         from .given_options import copy_update
@@ -289,6 +293,12 @@ class ClientOptions(BaseModel):
             copied._refuse_client_beside_options()
         except ValueError as error:
             raise OptionTypeError(f"{title}.model_copy(): {error}") from None
+        validate = self.__pydantic_validator__.validate_assignment
+        try:  # each field written again, through its validation (the model's checks too)
+            for name, value in fields.items():
+                validate(copied, name, value)
+        except ValidationError as error:
+            raise options_refused(error) from None
         return copied
 
     def __getstate__(self) -> dict[Any, Any]:

@@ -108,7 +108,7 @@ def copy_update(
 
     Args:
         title: The adapter's name, for the errors.
-        fields: The adapter's own fields (their updates stay pydantic's, unchecked).
+        fields: The adapter's own fields (their updates are checked by the caller).
         given: The original's options.
         update: What ``model_copy`` was asked to change.
 
