@@ -159,22 +159,30 @@ class ProviderContext:
     table: the client's state store; ``None`` keeps none."""
 
     def __post_init__(self) -> None:
-        """Tell the transport the ``sign_in_gateways`` the settings trust.
+        """Send through the transport as it trusts the ``sign_in_gateways`` of the settings.
 
         The search guard and the request loop judge a sign-in's route by these settings; a
         transport a user built to call a provider alone knows nothing of them, and judged
-        what a provider sends through it by trusting any URL set on it instead
-        (:meth:`~websearch_core.transport.Transport.trust_sign_in_gateways`).
+        what a provider sends through it by trusting any URL set on it instead. Telling the
+        shared transport the ids (stop 44) made one given to several contexts trust the
+        union of their settings': a context whose settings trust no gateway sent a sign-in
+        through one another context trusted. So the context holds the transport as its own
+        settings trust it (:meth:`~websearch_core.transport.Transport.trusting`): the same
+        one when it trusts them already (the client's), else a copy of its own.
         """
-        if isinstance(self.transport, Transport):  # a stand-in may judge nothing
-            self.transport.trust_sign_in_gateways(self.settings.sign_in_gateways)
+        transport = self.transport
+        if isinstance(transport, Transport):  # a stand-in may judge nothing
+            judged = transport.trusting(self.settings.sign_in_gateways)
+            if judged is not transport:
+                object.__setattr__(self, "transport", judged)  # frozen: set once, here
 
     @property
     def sign_in_gateways(self) -> Collection[str]:
         """The ``base_urls`` ids whose URL is trusted with a sign-in in this call.
 
         Its transport's (the settings' ids, and those a ``Transport`` of the user's own was
-        given, :attr:`~websearch_core.transport.Transport.sign_in_gateways`), so the
+        given, :attr:`~websearch_core.transport.Transport.sign_in_gateways`; no other
+        context's settings', :meth:`__post_init__`), so the
         credential check and the request loop trust what the transport trusts where it
         sends: the settings know no plugin's id, so a plugin's own gateway, trusted on its
         transport, was refused by the check before its request was built. A stand-in

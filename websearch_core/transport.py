@@ -14,13 +14,22 @@ checked on) and answered "unreadable" there rather than guessed when aiohttp mov
 """
 
 import asyncio
+import copy
 import email.utils
 import functools
 import logging
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import (
+    Awaitable,
+    Callable,
+    Collection,
+    Coroutine,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -485,10 +494,10 @@ class Transport:
         sign_in_gateways: The ``sign_in_gateways`` setting: the ``base_urls`` ids trusted
             with a stored sign-in. A request carrying a sign-in ``credentials`` handed out
             goes only to a host its sender declares for it (over https), a loopback address,
-            or through one of these (:mod:`websearch_core.sign_in_sends`). Those of the
-            settings of every context it is given to are added
-            (:meth:`trust_sign_in_gateways`). A built-in id no sign-in is sent under
-            (``brave``) is refused, as the settings refuse it; a plugin's id is not.
+            or through one of these (:mod:`websearch_core.sign_in_sends`). A context whose
+            settings trust more sends through its own copy trusting those too
+            (:meth:`trusting`), never through this one. A built-in id no sign-in is sent
+            under (``brave``) is refused, as the settings refuse it; a plugin's id is not.
 
     Raises:
         ConfigurationError: ``sign_in_gateways`` names an id no sign-in is sent under.
@@ -524,6 +533,7 @@ class Transport:
         self._credentials = credentials
         self._secrets = tuple(secrets)
         self._aiohttp_timeout: aiohttp.ClientTimeout | None = None
+        self._copied_from: Transport | None = None
 
     def __repr__(self) -> str:
         # A gateway's base URL may carry credentials (https://user:pw@gw, https://token@gw).
@@ -533,12 +543,10 @@ class Transport:
     def trust_sign_in_gateways(self, ids: Iterable[str]) -> None:
         """Trust the URL set under each of ``ids`` with a sign-in, as :attr:`sign_in_gateways`.
 
-        A context tells its transport the ids its settings trust
-        (:class:`~websearch_core.provider_types.ProviderContext`): a transport built without
-        them, a user's own, judged by none but its own would refuse a route the search
-        guard and the request loop allow by those settings, and trusting whatever URL is set
-        on it instead let a sign-in go where the client's transport refuses it. The
-        client's transport is built with its settings' ids, so this adds none to it.
+        For the transport's owner, who may add ids after building it; every context given
+        it since sees them (:meth:`trusting`). A context does not call this: it added its
+        settings' ids to the shared transport, so that a context whose settings trust no
+        gateway sent a sign-in through one another context sharing it trusted.
 
         Raises:
             ConfigurationError: An id no sign-in is sent under, as :meth:`__init__` refuses.
@@ -546,6 +554,34 @@ class Transport:
         trusted = self.sign_in_gateways
         if not trusted.issuperset(ids):
             self.sign_in_gateways = trusted.union(_trustable(ids))
+
+    def trusting(self, ids: Collection[str]) -> "Transport":
+        """This transport as a context whose settings trust ``ids`` sends through it.
+
+        Each request is judged by the ids of the context that makes it: those the transport
+        was given and those its settings trust (the search guard and the request loop judge
+        a route by them too, so a transport judging by its own alone refused what they
+        allowed). A transport that already trusts them all is returned as it is (the
+        client's, built with its settings' ids; any transport with settings trusting
+        none); otherwise a copy sharing its session, routes and everything else, trusting
+        them too. A copy is made from the transport it copies, never from another copy, so
+        a context rebuilt with other settings (``dataclasses.replace``) drops the first
+        settings' ids. The ids are those the copied transport trusts when the copy is made.
+
+        Args:
+            ids: The ``sign_in_gateways`` of the context's settings.
+
+        Raises:
+            ConfigurationError: An id no sign-in is sent under, as :meth:`__init__` refuses.
+        """
+        shared = self._copied_from or self
+        trusted = shared.sign_in_gateways
+        if trusted.issuperset(ids):
+            return shared
+        judged = copy.copy(shared)
+        judged.sign_in_gateways = trusted.union(_trustable(ids))
+        judged._copied_from = shared
+        return judged
 
     @property
     def timeout_seconds(self) -> float:
@@ -739,9 +775,10 @@ class Transport:
         that has handed out a sign-in (:func:`~websearch_core.sign_in_holders.
         sign_in_holders`; none, the usual case, costs one empty test), by the client's rule
         and arguments: the URL set on it under an id its :attr:`sign_in_gateways` name (its
-        own, and its contexts' settings', :meth:`trust_sign_in_gateways`) is trusted, no
-        other. Stop 43 trusted the URL set on it for whatever id a request went under, so a
-        sign-in left for a route the client's transport refuses (a Brave proxy set on it).
+        own, and those of the settings of the context sending through it,
+        :meth:`trusting`) is trusted, no other. Stop 43 trusted the URL set on it for
+        whatever id a request went under, so a sign-in left for a route the client's
+        transport refuses (a Brave proxy set on it).
         Its refusal names its own ``base_urls=`` and ``sign_in_gateways=``, what trusts a
         gateway here, not the settings' base URLs, which it is never given.
         """

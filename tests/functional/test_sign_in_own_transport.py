@@ -9,7 +9,8 @@ set on it for the id a request goes under, where the client's transport trusts o
 provider's own hosts, loopback and the URL set under an id in ``sign_in_gateways``: so a
 sign-in left for a gateway the client would refuse (a Brave proxy set on the transport, a
 plugin's own route). It now judges as the client's does, trusting the ids its own
-``sign_in_gateways`` names and those of the settings of every context it is given to.
+``sign_in_gateways`` names and those of the settings of the context sending through it
+(``tests/functional/test_sign_in_shared_transport.py``: no other context's).
 
 The simulator plays an HTTP proxy for every non-loopback host, so a request that goes out
 arrives there and is recorded.

@@ -53,8 +53,8 @@ async def test_a_transport_refuses_an_id_no_sign_in_is_sent_under_as_the_setting
 
 
 async def test_a_transport_refuses_such_an_id_added_to_those_it_trusts() -> None:
-    """Failed before: ``trust_sign_in_gateways`` (what a context calls with its settings'
-    ids) added any id; it refuses as building the transport does and trusts none of it."""
+    """Failed before: ``trust_sign_in_gateways`` (an owner's ids added after building it)
+    added any id; it refuses as building the transport does and trusts none of it."""
     async with aiohttp.ClientSession() as session:
         transport = _transport(session, ["codex"])
         with pytest.raises(ConfigurationError) as refused:
