@@ -331,6 +331,9 @@ class SetUrl:
             e.g. ``codex`` or ``google_oauth``); empty: it cannot be.
         official_hosts: The hosts of the service it stands in for, where a sign-in may go
             (:mod:`websearch_core.sign_in_destination`); empty: none named.
+        on_transport: It was set on a ``Transport`` the user built (its ``base_urls=``), not
+            in the settings: that transport's ``sign_in_gateways=`` is what trusts it where
+            the user built it, so a refusal names that one.
     """
 
     url: str
@@ -338,6 +341,7 @@ class SetUrl:
     source: str
     route: str = ""
     official_hosts: tuple[str, ...] = ()
+    on_transport: bool = False
 
 
 def url_secrets(found: SetUrl | None) -> list[SentSecret]:

@@ -143,21 +143,26 @@ def signless_gateways_message(ids: Sequence[str]) -> str:
     )
 
 
-def set_url_advice(route: str) -> str:
+def set_url_advice(route: str, *, on_transport: bool = False) -> str:
     """How to trust the URL already set under the base URL id ``route`` with a sign-in.
 
     The last clause of the credential check's refusal of a URL set for a provider that
     sends a sign-in (:func:`~websearch_core.sign_in_destination.endpoint_refusal`): the
     settings for an id they accept, else (a plugin's own id, set on its ``Transport`` or in
     its URL variable) the ``Transport``'s ``sign_in_gateways=``, which the check reads too.
+    A URL set on a ``Transport`` the user built (``on_transport``) is trusted there too,
+    whatever its id: the settings' advice sent a user who built the transport, and never
+    touched the settings or the variable, to them.
 
     Example:
         >>> print(set_url_advice("codex"))
         add codex to sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS)
         >>> print(set_url_advice("my-plugin"))
         build the Transport with sign_in_gateways=["my-plugin"]
+        >>> print(set_url_advice("codex", on_transport=True))
+        build the Transport with sign_in_gateways=["codex"]
     """
-    if _settings_trust(route):
+    if _settings_trust(route) and not on_transport:
         return f"add {route} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE})"
     return f'build the Transport with {GATEWAYS_SETTING}=["{route}"]'
 

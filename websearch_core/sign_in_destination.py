@@ -95,7 +95,8 @@ def endpoint_refusal(url: SetUrl | None, gateways: Collection[str]) -> str | Non
     if scheme == "https" and port in (None, 443) and host in url.official_hosts:
         return None
     hosts = " or ".join(url.official_hosts) if url.official_hosts else "its service's own host"
-    trust = f", or {set_url_advice(url.route)} to trust that endpoint with it" if url.route else ""
+    advice = set_url_advice(url.route, on_transport=url.on_transport) if url.route else ""
+    trust = f", or {advice} to trust that endpoint with it" if advice else ""
     return (
         f"to custom endpoint {shown_origin(scheme, host, port)} (the {url.what} set in "
         f"{url.source}): a sign-in opens your whole account, so it is sent only to {hosts} "

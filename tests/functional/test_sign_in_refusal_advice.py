@@ -269,3 +269,40 @@ async def test_guard_a_route_the_settings_accept_keeps_its_advice(store: Path) -
             answer = await Borrowing("codex").search(SearchParams(query="q"), context)
         assert answer.answer == "sent"
         assert ACCESS in seen_by_proxy(sim)
+
+
+@pytest.mark.parametrize("own_transport", [True, False], ids=["own", "given-credentials"])
+async def test_a_url_set_on_the_transport_is_advised_the_transports_own_trust(
+    store: Path, own_transport: bool
+) -> None:
+    """Failed before: the Codex gateway set on a ``Transport`` the user built was refused
+    (by the credential check) with "add codex to sign_in_gateways
+    (WEBSEARCH_SIGN_IN_GATEWAYS)", the settings, though the URL was set on the transport;
+    it now names the transport's ``sign_in_gateways=``, and a transport built with it
+    sends the sign-in to the gateway."""
+    async with Simulator([PROXY_SERVICE]) as sim:
+        credentials = Credentials(store=CredentialStore(store))
+        settings = sim.settings(base_urls={}, credentials_file=store, cache=False)
+        routes = {"codex": GATEWAY}
+        async with proxied_context(
+            sim, settings, credentials, routes=routes, own_transport=own_transport
+        ) as context:
+            with pytest.raises(ProviderNotConfiguredError) as refused:
+                await CodexProvider().search(SearchParams(query="q"), context)
+        assert sim[PROXY_SERVICE].requests == []
+        assert "add codex to sign_in_gateways" not in str(refused.value), refused.value
+        advice = _advice(refused.value, ACCESS)
+        assert advice == Advice(route=None, settings_id=None, transport_id="codex")
+
+        assert advice.transport_id is not None
+        async with proxied_context(
+            sim,
+            settings,
+            credentials,
+            routes=routes,
+            gateways=[advice.transport_id],
+            own_transport=own_transport,
+        ) as context:
+            answer = await CodexProvider().search(SearchParams(query="q"), context)
+        assert answer.provider == "codex"
+        assert ACCESS in seen_by_proxy(sim)

@@ -131,7 +131,7 @@ def base_url_setting(
     routed = _transport_route(context, key)
     if routed is not None:
         source = f'the Transport\'s base_urls["{key}"]'
-        return SetUrl(routed.strip(), what, source, key, official_hosts)
+        return SetUrl(routed.strip(), what, source, key, official_hosts, on_transport=True)
     override = context.settings.base_urls.get(key)
     if not override:
         return None
