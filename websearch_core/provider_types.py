@@ -169,7 +169,15 @@ class ProviderContext:
         through one another context trusted. So the context holds the transport as its own
         settings trust it (:meth:`~websearch_core.transport.Transport.trusting`): the same
         one when it trusts them already (the client's), else a copy of its own.
+
+        Every variable a provider class declares as a sign-in is recorded here too
+        (:meth:`~websearch_core.credentials.Credentials.note_sign_in_variables`, as the
+        credential check does before each search): your own code reading one from
+        ``os.environ`` and sending it through :attr:`transport` before any search was not
+        judged, the same request refused once a search had run. One look-up a variable,
+        once a context.
         """
+        self.credentials.note_sign_in_variables()
         transport = self.transport
         if isinstance(transport, Transport):  # a stand-in may judge nothing
             judged = transport.trusting(self.settings.sign_in_gateways)

@@ -78,25 +78,29 @@ class EnvironBorrower(SearchProvider):
 
 
 @asynccontextmanager
-async def _context(sim: Simulator) -> AsyncIterator[ProviderContext]:
-    """A context as the client builds one, reading ``os.environ``, nothing read yet."""
+async def _context(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[ProviderContext]:
+    """A context as the client builds one, reading ``os.environ``, nothing read yet.
+
+    The session and the key are set once it is built: a context records the declared
+    variables set when it is built (stop 49, ``test_sign_in_before_any_search.py``), so
+    only the credential check before the search can record these.
+    """
     resolved = sim.settings(base_urls={}, cache=False)
     async with proxied_context(sim, resolved, Credentials()) as context:
         assert context.credentials.sign_ins == {}
+        monkeypatch.setenv(VARIABLE, SESSION)
+        monkeypatch.setenv(KEY_VARIABLE, KEY)
         yield context
 
 
-@pytest.fixture
-def _session_set(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(VARIABLE, SESSION)
-    monkeypatch.setenv(KEY_VARIABLE, KEY)
-
-
-@pytest.mark.usefixtures("_session_set")
-async def test_a_session_read_from_os_environ_is_judged_when_a_key_is_sent_first() -> None:
+async def test_a_session_read_from_os_environ_is_judged_when_a_key_is_sent_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Failed before stop 44: the check resolved the API key only, so the session read
     from ``os.environ`` was never recorded and went to the foreign host."""
-    async with Simulator([PROXY_SERVICE]) as sim, _context(sim) as context:
+    async with Simulator([PROXY_SERVICE]) as sim, _context(sim, monkeypatch) as context:
         with pytest.raises(ProviderNotConfiguredError) as refused:
             await KeyFirstPlugin().search(SearchParams(query="q"), context)
         assert SESSION not in seen_by_proxy(sim)
@@ -104,12 +108,13 @@ async def test_a_session_read_from_os_environ_is_judged_when_a_key_is_sent_first
     refused_off_own_host(refused.value)
 
 
-@pytest.mark.usefixtures("_session_set")
-async def test_a_session_read_from_os_environ_by_a_non_declarer_is_judged_first_thing() -> None:
+async def test_a_session_read_from_os_environ_by_a_non_declarer_is_judged_first_thing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Failed before stop 44: a provider declaring nothing reading the variable from
     ``os.environ``, before any class declaring it was checked, sent it anywhere."""
     assert KeyFirstPlugin.credential_kinds  # the declaring class lives
-    async with Simulator([PROXY_SERVICE]) as sim, _context(sim) as context:
+    async with Simulator([PROXY_SERVICE]) as sim, _context(sim, monkeypatch) as context:
         with pytest.raises(ProviderNotConfiguredError) as refused:
             await EnvironBorrower().search(SearchParams(query="q"), context)
         assert sim[PROXY_SERVICE].requests == []
@@ -118,8 +123,9 @@ async def test_a_session_read_from_os_environ_by_a_non_declarer_is_judged_first_
     assert SESSION not in text and "eyJ1c2VyIjoiYWxpY2UifQ" not in text
 
 
-@pytest.mark.usefixtures("_session_set")
-async def test_guard_the_key_still_goes_where_the_plugin_sends_it() -> None:
+async def test_guard_the_key_still_goes_where_the_plugin_sends_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Guard (passes before and after): recording the session refuses only what carries
     it; the API key the check resolved goes to the plugin's URL as before."""
 
@@ -131,7 +137,7 @@ async def test_guard_the_key_still_goes_where_the_plugin_sends_it() -> None:
             await context.transport.send(self.info.id, self.info.label, request)
             return SearchResponse(provider=self.info.id, answer="sent")
 
-    async with Simulator([PROXY_SERVICE]) as sim, _context(sim) as context:
+    async with Simulator([PROXY_SERVICE]) as sim, _context(sim, monkeypatch) as context:
         answer = await KeyOnly().search(SearchParams(query="q"), context)
         assert answer.answer == "sent"
         assert KEY in seen_by_proxy(sim)
