@@ -289,7 +289,7 @@ async def test_spent_credits_are_a_quota_failure_not_a_bad_request(sim: Simulato
 async def test_malformed(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
-    assert failure.message == "Anthropic API returned an unexpected response shape"
+    assert failure.message.startswith("Anthropic API returned an unexpected response shape")
 
 
 async def test_not_json(sim: Simulator) -> None:

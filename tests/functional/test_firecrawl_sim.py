@@ -263,7 +263,7 @@ async def test_no_results_is_an_empty_response_error(sim: Simulator) -> None:
 async def test_malformed_body(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
-    assert failure.message == "Firecrawl API returned an unexpected response shape"
+    assert failure.message.startswith("Firecrawl API returned an unexpected response shape")
 
 
 # --- the protocol itself ----------------------------------------------------------------------

@@ -578,7 +578,7 @@ def test_a_body_without_web_results_has_no_sources() -> None:
 def test_a_body_of_the_wrong_shape_is_a_parse_error(data: Any) -> None:
     with pytest.raises(ResponseParseError) as caught:
         parse_results(data)
-    assert caught.value.message == "Brave API returned an unexpected response shape"
+    assert caught.value.message.startswith("Brave API returned an unexpected response shape")
 
 
 def test_invalid_json_is_a_parse_error() -> None:

@@ -42,6 +42,7 @@ from ..json_decode import response_json
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..transport import HttpResponse, SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
+from ._field_errors import field_error
 from ._json_api import list_or_empty, text_or_none
 
 __all__ = [
@@ -201,8 +202,10 @@ def message_content(message: Any) -> list[Any]:
     Raises:
         ResponseParseError: ``message`` is not a Messages API response.
     """
-    if not isinstance(message, Mapping) or not isinstance(message.get("content"), list):
+    if not isinstance(message, Mapping):
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    if not isinstance(message.get("content"), list):
+        raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, message, "content", "a list")
     content: list[Any] = message["content"]
     return content
 

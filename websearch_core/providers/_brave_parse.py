@@ -28,6 +28,7 @@ from ._common import (
     is_http_url,
     strip_tags,
 )
+from ._field_errors import field_error
 
 __all__ = ["iso_published_date", "parse_results", "parse_source", "result_fields", "source_fields"]
 
@@ -258,9 +259,11 @@ def result_fields(data: Any, *, now: datetime | None = None) -> list[dict[str, A
     web = data.get("web")
     if web is None:
         return []
-    results = web.get("results") if isinstance(web, Mapping) else None
+    if not isinstance(web, Mapping):
+        raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, data, "web", "an object")
+    results = web.get("results")
     if not isinstance(results, list):
-        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+        raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, web, "results", "a list", parent="web")
     reference = now or datetime.now(UTC)  # one instant for the whole page
     fields = [source_fields(item, reference) for item in first_items(results)]
     return [entry for entry in fields if entry is not None]

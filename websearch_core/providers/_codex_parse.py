@@ -33,6 +33,7 @@ from ..transport import HttpResponse, SseResponse, raise_for_status
 from ._codex_errors import SPENT_BALANCE_CODES
 from ._codex_text import is_image_placeholder, links_in_text, snippet_around, strip_openai_utm
 from ._common import collapse_whitespace, is_http_url
+from ._field_errors import field_error
 from ._json_api import list_or_empty, text_or_none
 
 __all__ = ["NoWebSearchError", "parse_body", "parse_response_object", "parse_stream"]
@@ -208,8 +209,10 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
         NoWebSearchError: The model answered without a ``web_search_call``.
         SearchProviderError: Only an image placeholder came back (502).
     """
-    if not isinstance(data, Mapping) or not isinstance(data.get("output"), list):
+    if not isinstance(data, Mapping):
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    if not isinstance(data.get("output"), list):
+        raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, data, "output", "a list")
     return _summarise(data["output"], response=data, params=params)
 
 

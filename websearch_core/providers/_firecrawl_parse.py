@@ -11,6 +11,7 @@ from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchSource
 from ._common import collapse_whitespace, first_items
+from ._field_errors import field_error
 from ._json_api import item_url
 
 __all__ = ["REQUEST_FAILED", "UNEXPECTED_SHAPE", "parse_results"]
@@ -38,11 +39,11 @@ def _items(data: Any) -> list[Any]:
             return []
         if isinstance(web, list):
             return web
-        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+        raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, payload, "web", "a list", parent="data")
     results = data.get("results")
     if payload is None and isinstance(results, list):
         return results
-    raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, data, "data", "a list or an object")
 
 
 def _first_text(item: Mapping[str, Any]) -> str | None:

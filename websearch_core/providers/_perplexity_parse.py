@@ -30,7 +30,7 @@ completion with ``message.annotations[].url_citation``, read by the OpenRouter f
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
 from ..json_decode import json_loads
@@ -44,6 +44,7 @@ from ._common import (
     first_items,
     is_http_url,
 )
+from ._field_errors import field_error
 
 __all__ = [
     "ChatStream",
@@ -56,6 +57,8 @@ __all__ = [
     "parse_chat_completion",
     "stream_finished",
 ]
+
+UNEXPECTED_BODY: Final = "Perplexity API returned an unexpected body"
 
 PROVIDER_ID = "perplexity"
 STREAM_FAILED = "Perplexity API stream failed"
@@ -203,12 +206,12 @@ def parse_chat_completion(
         SearchProviderError: The body is an error object.
     """
     if not isinstance(data, Mapping):
-        raise ResponseParseError(PROVIDER_ID, "Perplexity API returned an unexpected body", 502)
+        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_BODY, 502)
     failure = _stream_error(data)
     if failure is not None:
         raise failure
     if not isinstance(data.get("choices"), list):
-        raise ResponseParseError(PROVIDER_ID, "Perplexity API returned an unexpected body", 502)
+        raise field_error(PROVIDER_ID, UNEXPECTED_BODY, data, "choices", "a list")
     stream = ChatStream()
     stream.absorb(data, delta_key="message")
     return chat_response(stream, requested_model=requested_model, limit=limit, now=now)

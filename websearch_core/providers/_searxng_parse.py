@@ -29,6 +29,7 @@ from ..clauses import join_clauses
 from ..errors import ProviderUnavailableError, ResponseParseError
 from ..models import SearchCitation, SearchResponse, SearchSource, SourceRank
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
+from ._field_errors import field_error
 from ._json_api import text_or_none
 from .base import clamp_count
 
@@ -281,7 +282,9 @@ def parse_search_body(data: Any, count: int | None) -> SearchResponse:
         raise ResponseParseError(PROVIDER_ID, "SearXNG API returned an unexpected body", 502)
     results = data.get("results", [])
     if not isinstance(results, list):
-        raise ResponseParseError(PROVIDER_ID, "SearXNG API returned non-list results", 502)
+        raise field_error(
+            PROVIDER_ID, "SearXNG API returned non-list results", data, "results", "a list"
+        )
     limit = clamp_count(count, DEFAULT_RESULTS, MAX_RESULTS)
     sources = [
         source

@@ -19,6 +19,7 @@ from ._common import (
     first_items,
     is_http_url,
 )
+from ._field_errors import field_error
 from ._json_api import text_or_none
 
 __all__ = ["UNEXPECTED_SHAPE", "dedupe_key", "parse_answer", "parse_related", "parse_sources"]
@@ -39,7 +40,7 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+        raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, data, key, "a list")
     return first_items(value)
 
 

@@ -14,6 +14,7 @@ from ..errors import ResponseParseError
 from ..json_decode import json_loads
 from ..models import SearchSource
 from ._common import age_seconds_from_date, collapse_whitespace, first_items
+from ._field_errors import field_error
 from ._json_api import item_url, text_or_none
 
 __all__ = ["error_message", "parse_answer", "parse_results"]
@@ -58,7 +59,7 @@ def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSour
     if results is None:
         return ()
     if not isinstance(results, list):
-        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+        raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, data, "results", "a list")
     sources = (_source(item, now) for item in first_items(results))
     return tuple(source for source in sources if source is not None)
 

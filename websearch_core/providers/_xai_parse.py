@@ -13,6 +13,7 @@ from typing import Any, Final
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ._common import collapse_whitespace, first_items, is_http_url
+from ._field_errors import field_error
 from ._json_api import list_or_empty, text_or_none
 from ._xai_request import DEFAULT_RESULTS, response_cap
 
@@ -116,6 +117,9 @@ def _usage(value: Any) -> SearchUsage | None:
     return usage if usage != SearchUsage() else None
 
 
+UNEXPECTED_SHAPE: Final = "xAI Responses API returned an unexpected shape"
+
+
 def parse_response_object(data: Any, params: SearchParams | None = None) -> SearchResponse:
     """A Responses API object as a response, sources capped locally (pure).
 
@@ -123,8 +127,10 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
         ResponseParseError: ``data`` is not a Responses object.
         SearchProviderError: Neither an answer nor a source came back (502).
     """
-    if not isinstance(data, Mapping) or not isinstance(data.get("output", []), list):
-        raise ResponseParseError(PROVIDER_ID, "xAI Responses API returned an unexpected shape", 502)
+    if not isinstance(data, Mapping):
+        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    if not isinstance(data.get("output", []), list):
+        raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, data, "output", "a list")
     items = [item for item in first_items(data.get("output", [])) if isinstance(item, Mapping)]
     found = _Found()
     found.annotations(data.get("annotations"))
