@@ -63,6 +63,12 @@ _SCRIPT = textwrap.dedent(
         if CALL == "run_sync":  # from a thread without a loop, as synchronous code calls it
             result = await asyncio.to_thread(searcher.run_sync, query)
             return result.error, result.response.provider
+        if CALL == "search_sync":  # as run_sync
+            try:
+                response = await asyncio.to_thread(searcher.search_sync, query)
+            except AllProvidersFailedError as error:
+                return str(error), None
+            return None, response.provider
         if CALL == "langchain tool":
             text = await searcher.ainvoke({"query": query})
         else:
@@ -108,6 +114,8 @@ _PAGE = (
 
 _CHAIN = "websearch_core.call_setup"
 _FETCHER = "websearch_core.content.service"
+_STORE = "websearch_core.state"
+"""The state store's package, which the chain's machinery imports."""
 
 
 @pytest.mark.parametrize(
@@ -256,3 +264,31 @@ def test_a_forced_provider_that_can_run_is_named_alone() -> None:
     assert "the 3s deadline for the whole search ran out; not tried: brave. " in error, found
     error, answered = found["second"]
     assert error is None and answered[0] == "brave", found
+
+
+@pytest.mark.parametrize("call", ["search_sync", "run_sync"])
+def test_a_first_sync_search_counts_the_state_stores_import_in_its_deadline(call: str) -> None:
+    """Guard: a synchronous search's fresh client borrows the state store within the deadline.
+
+    Its fresh client opened the lender's store as it was built, on the caller's thread,
+    importing the store's modules before the search's deadline began (stop 49 moved the
+    borrow to the store's first use, a fetch's test holding it). Here the store's import
+    is held for a search: the first call ends with the deadline's text while it is held,
+    its wait off the loop and on the import job's thread alone, and the next is answered.
+    A guard (main passes); it failed on the code before stop 49's f64eb90 (the hold lapsed).
+    """
+    found = run_watched(
+        gated_import(_STORE) + _SCRIPT,
+        CALL=call,
+        DEADLINE=_DEADLINE_SECONDS,
+        PAGE=_PAGE,
+        PROVIDERS=("brave",),
+    )
+    assert found["lapsed"] == [], found  # the call waited for the store: never let go
+    assert found["held"] is True, found  # it ended while the store's import was held
+    error, _ = found["first"]
+    assert isinstance(error, str), found
+    assert "the 3s deadline for the whole search ran out; not tried: brave" in error, found
+    assert found["gated_on"] == ["websearch-imports"], found  # off the loop, once
+    error, answered = found["second"]
+    assert error is None and answered == "brave", found
