@@ -1041,12 +1041,17 @@ class WebSearch(SearchClosing):
         on a slow import waited them out; the call imports them within its deadline.
         """
         fresh = WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
-        fresh._lender = self
-        return fresh
+        return self._lend_store(fresh)
 
     def _lend_store(self, borrower: WebSearch) -> WebSearch:
-        """``borrower``, using this instance's store, which it will never close."""
-        borrower._store = borrower._lent_store = self._shared_store()
+        """``borrower``, to use this instance's store, which it will never close.
+
+        Borrowed at the borrower's first use of a store (:meth:`_shared_store`), not here:
+        opening it here imports the state store's modules (some 20, and sqlite3) with no
+        time limit, before the call that builds the borrower has begun its own imports,
+        which take them within its deadline.
+        """
+        borrower._lender = self
         return borrower
 
     def _shared_store(self) -> StateStore:
@@ -1269,8 +1274,12 @@ class LoopBoundClient:
         each borrowing the one state store, so that cooldowns, the cache and rate limits
         hold across loops (a second ``asyncio.run``) as across calls. A client is closed
         when its loop shuts down, or by :meth:`aclose` on that loop. Building the first
-        imports the settings' checks and the state store (0.1-0.2 s at load 5), which a
-        tool not entered imported on the loop: they are imported on a worker thread first.
+        imports the settings' checks, which a tool not entered imported on the loop: they
+        are imported on a worker thread first (with no limit: the settings they read
+        decide the deadline, for a tool whose settings are read at its first call). The
+        client borrows the store at its first use, in its call, whose imports (the
+        store's among them) end by the call's deadline; opened here, the store's import
+        held a first call with no limit (a 3 s call waited out a 30 s held import).
         """
         loop = asyncio.get_running_loop()
         if loop not in self._by_loop:  # its first call here: what building imports, off it

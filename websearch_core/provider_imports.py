@@ -81,12 +81,12 @@ process."""
 _BUILD_MODULES = (
     "websearch_core.settings_errors",
     "websearch_core.content.safety",  # the known names a WEBSEARCH_ variable is checked with
-    "websearch_core.state",
     "platformdirs",
 )
 """What a tool or retriever imports building its client at its first call on a loop: the
-settings' error wording, the environment's check and the state store it opens and lends
-(0.1-0.2 s at load 5)."""
+settings' error wording and the environment's check. Not the state store (0.1-0.2 s at
+load 5): the client borrows it at its first use, after its call's own imports, which
+take it within the call's deadline; imported here, it held the call with no limit."""
 _MODULES_FOR: dict[Use, tuple[str, ...]] = {
     "search": _SETUP_MODULES,
     "fetch": _FETCH_MODULES,

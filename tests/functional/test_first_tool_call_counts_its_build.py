@@ -10,6 +10,10 @@ lets it go only once the deadline has passed since the call began (it waits for 
 deadline to pass; nothing is timed or compared with a margin). The call must then end as
 a deadline that ran out before any provider was asked; before, it searched with a whole
 deadline left and was answered. The next call is answered.
+
+Building no longer imports the state store: the client borrows it at its first use, in the
+search, whose imports end by the deadline (stop 49). With the store's import held and not
+let go, the first call ends while it is still held.
 """
 
 import textwrap
@@ -95,6 +99,62 @@ def test_a_tools_first_call_counts_building_its_client_in_its_deadline(adapter: 
         gated_import("websearch_core.state") + _SCRIPT, ADAPTER=adapter, DEADLINE=_DEADLINE_SECONDS
     )
     assert found["lapsed"] == [], found
+    assert found["on"] == ["websearch-imports"], found  # off the loop, once
+    first = found["first"]
+    assert isinstance(first, str), found
+    assert "the 3s deadline for the whole search ran out; not tried: brave" in first, found
+    assert found["second"] is None, found
+
+
+_HELD_SCRIPT = _SCRIPT[: _SCRIPT.index("async def release_after_the_deadline")] + textwrap.dedent(
+    """
+    async def main():
+        async with Simulator(["brave"]) as sim:
+            settings = sim.settings(
+                providers=("brave",), state_backend="memory", deadline_seconds=DEADLINE
+            )
+            searcher = make(settings, sim.api_keys())
+            try:
+                first = await call(searcher)
+                held = GATED not in sys.modules  # the import still waits on the gate
+                GATE.set()
+                await asyncio.to_thread(importlib.import_module, GATED)  # its end
+                second = await call(searcher)
+            finally:
+                await searcher.aclose()
+        return {
+            "first": first, "held": held, "second": second, "lapsed": GATE_LAPSED, "on": GATED_ON
+        }
+
+    import importlib
+    print(json.dumps(asyncio.run(main())))
+    """
+)
+"""The first call made while the store's import is held, the gate let go only after it."""
+
+
+@pytest.mark.parametrize(
+    "adapter", ["langchain tool", "langchain retriever", "llamaindex tool", "llamaindex retriever"]
+)
+def test_a_tools_first_call_ends_by_its_deadline_while_the_stores_import_is_held(
+    adapter: str,
+) -> None:
+    """A first call whose build waits on the state store's import ends by its deadline.
+
+    Building the loop's client imported the state store and opened it, with no limit,
+    before the search's own imports (which end by the deadline) began: with the store's
+    import held, a 3 s call waited out the whole 30 s hold and only then said its deadline
+    had run out. The client now borrows the store at its first use, in the search, whose
+    import job takes the store's modules within the deadline. Failed before (the hold
+    lapsed).
+    """
+    found = run_watched(
+        gated_import("websearch_core.state") + _HELD_SCRIPT,
+        ADAPTER=adapter,
+        DEADLINE=_DEADLINE_SECONDS,
+    )
+    assert found["lapsed"] == [], found  # the call waited for the store: never let go
+    assert found["held"] is True, found  # it ended while the store's import was held
     assert found["on"] == ["websearch-imports"], found  # off the loop, once
     first = found["first"]
     assert isinstance(first, str), found
