@@ -24,7 +24,7 @@ Example:
 
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import NamedTuple
@@ -422,14 +422,19 @@ def deadline_clause() -> str:
     return f", the time left of the {format_seconds(bounds.deadline_seconds)}s deadline"
 
 
-def not_tried_text(deadline: Deadline, provider_ids: Iterable[str], more: int = 0) -> str:
+def not_tried_text(
+    deadline: Deadline, provider_ids: Iterable[str], more: int = 0, *, unknown: Sequence[str] = ()
+) -> str:
     """What a search says when its deadline ran out before ``provider_ids`` were asked.
 
     One wording for the chain, which ran out between providers, and for a first search
     whose imports outlasted its deadline before any was asked. That search may know its
-    plan only in part (the rest of its providers were still being imported): ``more``
-    counts the providers it looked at whose part it cannot tell, which are not named, as
-    some would never have been tried (no key, or one before them answering).
+    plan only in part (the rest of its providers were still being imported): ``more``, or
+    ``unknown``, are the providers it looked at whose part it cannot tell. After named
+    ones they are counted, as some would never have been tried (no key, or one before them
+    answering). With none named, they are counted and named in the plan's order as the
+    providers any of which it might have tried ("any of 2 providers (exa, brave)"): a
+    count alone told the user less than the settings they wrote.
 
     Example:
         >>> not_tried_text(Deadline(4.0), ["brave", "tavily"])
@@ -438,10 +443,16 @@ def not_tried_text(deadline: Deadline, provider_ids: Iterable[str], more: int = 
         'not tried: brave, and 3 more'
         >>> not_tried_text(Deadline(4.0), [], more=3)[-29:]
         'not tried: any of 3 providers'
+        >>> not_tried_text(Deadline(4.0), [], unknown=["exa", "brave"])[-42:]
+        'not tried: any of 2 providers (exa, brave)'
     """
     names = ", ".join(provider_ids)
-    if more:
-        names = f"{names}, and {more} more" if names else f"any of {more} providers"
+    count = more or len(unknown)
+    if count and names:
+        names = f"{names}, and {count} more"
+    elif count:
+        listed = f" ({', '.join(unknown)})" if unknown else ""
+        names = f"any of {count} providers{listed}"
     return f"the {deadline.seconds:g}s deadline for the whole search ran out; not tried: {names}"
 
 

@@ -18,7 +18,12 @@ deadline passes while a provider's module is still being imported, the plan is k
 that provider and no further: which of it and those after it can run (a key, an endpoint)
 only their modules know. The text names the plan up to there and counts the rest (``not
 tried: exa, and 5 more``); it named every provider the plan looks at, some with no key, or
-behind one that would have answered.
+behind one that would have answered. With none of it known (every provider it looks at
+still importing, or a forced one that cannot run falling back to an order not imported),
+the plan's order, known from the settings alone, is named as the candidates it is (``not
+tried: any of 2 providers (exa, brave)``): not filtered by the keys set, since which
+providers run without one (Exa and Firecrawl when listed, the free engines, sign-ins) and
+which variables a key is read from are in their modules.
 """
 
 import logging
@@ -58,7 +63,8 @@ class ImportsOutlastedDeadline(Exception):
         provider_ids: The providers not tried, in the order the plan reaches them, as far
             as the plan is known (named in the text).
         unknown: The providers the plan looks at after those, whose modules were still
-            being imported: whether it would have tried them is not known (counted).
+            being imported: whether it would have tried them is not known (counted;
+            named as candidates when none is named before them).
         first: The provider the failure is recorded for: the first of either.
         failure: The first provider's failure, as the chain records a deadline's.
         message: The final error text: the failure's, then the settings' contradictions,
@@ -74,7 +80,7 @@ class ImportsOutlastedDeadline(Exception):
         credentials: "Credentials | None" = None,
     ) -> None:
         self.provider_ids, self.unknown = not_tried(settings, forced, credentials)
-        said = not_tried_text(deadline, self.provider_ids, len(self.unknown))
+        said = not_tried_text(deadline, self.provider_ids, unknown=self.unknown)
         self.first = (*self.provider_ids, *self.unknown)[0]
         self.failure = DeadlineExceededError(self.first, said)
         self.message = with_imports_advice(with_conflicts(said, settings))

@@ -210,7 +210,7 @@ def test_a_first_search_cut_short_by_its_imports_says_what_avoids_it(call: str) 
     ("providers", "said"),
     [
         (("brave", "tavily"), "not tried: brave, and 1 more. "),
-        (("tavily", "exa", "brave"), "not tried: any of 2 providers. "),
+        (("tavily", "exa", "brave"), "not tried: any of 2 providers (exa, brave). "),
     ],
 )
 def test_a_provider_still_importing_ends_what_the_text_names(
@@ -223,7 +223,9 @@ def test_a_provider_still_importing_ends_what_the_text_names(
     know: the text named every listed provider (``not tried: brave, tavily``), Tavily
     among them with no key, and behind Brave, which would have answered. It now names
     the plan up to the held one (Brave; none when Tavily, keyless, is all before it) and
-    counts the rest. Both failed before (every listed provider named).
+    counts the rest. Both failed before (every listed provider named). With none of the
+    plan known, the rest are named too, as candidates ("any of 2 providers (exa, brave)"):
+    that case failed before stop 49 (firstcall4), which said "any of 2 providers" alone.
     """
     held = f"websearch_core.providers.{providers[1]}"
     found = run_watched(
@@ -292,3 +294,30 @@ def test_a_first_sync_search_counts_the_state_stores_import_in_its_deadline(call
     assert found["gated_on"] == ["websearch-imports"], found  # off the loop, once
     error, answered = found["second"]
     assert error is None and answered == "brave", found
+
+
+def test_a_forced_provider_that_cannot_run_names_the_order_it_falls_back_to() -> None:
+    """A forced provider with no key falls back to the order; the text names that order.
+
+    The import job imports a forced provider alone, so when the chain's import outlasts
+    the deadline the order it falls back to is not imported: the text counted it ("any
+    of 2 providers"). The plan's order is known from the settings without those modules:
+    it now names them as the candidates they are. Failed before (counted, not named).
+    """
+    found = run_watched(
+        gated_import(_CHAIN) + _SCRIPT,
+        CALL="search",
+        FORCED="tavily",  # no key: it cannot run, and the search falls back to the order
+        DEADLINE=_DEADLINE_SECONDS,
+        PAGE=_PAGE,
+        PROVIDERS=("tavily", "exa", "brave"),
+    )
+    assert found["lapsed"] == [] and found["held"] is True, found
+    error, _ = found["first"]
+    assert isinstance(error, str), found
+    said = "the 3s deadline for the whole search ran out; not tried: any of 2 providers "
+    assert f"{said}(exa, brave). " in error, found
+    # Exa, keyless, runs (its own rule, in its module): a filter by keys set would have
+    # left out the provider that answers.
+    error, answered = found["second"]
+    assert error is None and answered[0] == "exa", found

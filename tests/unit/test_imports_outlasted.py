@@ -106,6 +106,22 @@ def test_providers_whose_part_is_not_known_are_counted_not_named() -> None:
     assert not_tried_text(deadline, ["exa", "brave"]) == f"{said}exa, brave"
 
 
+def test_providers_none_of_whose_part_is_known_are_named_as_the_plans_candidates() -> None:
+    """With none of the plan known, its providers are counted and named, in its order.
+
+    "any of 2 providers" told the user less than the settings they wrote; the ids the
+    plan would have looked at are known without their modules, and "any of" says that
+    which of them could run is not. After named ones, the rest are still counted only.
+    Failed before (no ``unknown``).
+    """
+    deadline = Deadline(2.0)
+    said = "the 2s deadline for the whole search ran out; not tried: "
+    named = not_tried_text(deadline, [], unknown=("exa", "brave"))
+    assert named == f"{said}any of 2 providers (exa, brave)"
+    counted = not_tried_text(deadline, ["tavily"], unknown=("exa", "brave"))
+    assert counted == f"{said}tavily, and 2 more"
+
+
 def test_the_import_takes_a_preferred_provider_first() -> None:
     """The plan looks at a preferred provider first: its import comes first too.
 
