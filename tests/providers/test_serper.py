@@ -242,6 +242,16 @@ def test_answer_box_text_rules(box: dict[str, Any], answer: str | None) -> None:
     assert parse_answer({"answerBox": box}) == answer
 
 
+def test_answer_box_answer_wins_over_its_snippet() -> None:
+    """Guard: a box with both ``answer`` and ``snippet`` gives the ``answer``.
+
+    The behaviour reference (Appendix C) reads ``answer | snippet``; no case above held
+    both, so reading the snippet first passed every Serper test (wire audit, stop 49).
+    """
+    box = {"title": "Eiffel Tower / Height", "answer": "330 m", "snippet": "The tower is tall."}
+    assert parse_answer({"answerBox": box}) == "Eiffel Tower / Height\n330 m"
+
+
 def test_no_answer_box_and_no_graph_description_gives_no_answer() -> None:
     assert parse_answer({"knowledgeGraph": {"title": "X", "attributes": {"A": "b"}}}) is None
     assert parse_answer({"organic": []}) is None
