@@ -83,6 +83,16 @@ def test_request_is_the_reference_get() -> None:
     assert request.headers["Sec-Fetch-Site"] == "same-origin"
 
 
+def test_request_goes_to_the_reference_host_and_path() -> None:
+    """Guard: the GET goes to ``https://www.mojeek.de/search``, the reference's literal URL.
+
+    The test above compares with ``MOJEEK_SEARCH_URL`` itself and the simulator routes by
+    path, so ``www.mojeek.com`` passed every Mojeek test (wire audit, stop 49).
+    """
+    parts = urlsplit(build_request(SearchParams(query="javascript tutorial")).url)
+    assert (parts.scheme, parts.netloc, parts.path) == ("https", "www.mojeek.de", "/search")
+
+
 @pytest.mark.parametrize("recency", ["day", "month", "year"])
 def test_recency_mojeek_names_is_since_verbatim(recency: str) -> None:
     fields = dict(search_params(SearchParams(query="x", recency=recency)))
