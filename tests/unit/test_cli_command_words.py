@@ -27,18 +27,9 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
     return command
 
 
-@pytest.mark.parametrize(
-    ("word", "command"),
-    [
-        ("help", "websearch --help"),
-        ("Status", "websearch providers"),
-        ("config", "websearch providers"),
-        ("version", "websearch --version"),
-    ],
-)
-def test_a_command_word_is_searched_after_a_line_naming_the_command(
-    brave: Simulator, run: Run, word: str, command: str
-) -> None:
+def _searched_after_a_line(brave: Simulator, run: Run, word: str, command: str) -> None:
+    """``word`` is searched as typed, after one stderr line naming ``command``; stdout as
+    for the same query given after ``--`` (without the line)."""
     out, err = run([word])
     (note,) = err.splitlines()
     assert f'"{word}" as a query' in note
@@ -51,20 +42,28 @@ def test_a_command_word_is_searched_after_a_line_naming_the_command(
 
 @pytest.mark.parametrize(
     ("word", "command"),
+    [
+        ("help", "websearch --help"),
+        ("Status", "websearch providers"),
+        ("config", "websearch providers"),
+        ("version", "websearch --version"),
+    ],
+)
+def test_a_command_word_is_searched_after_a_line_naming_the_command(
+    brave: Simulator, run: Run, word: str, command: str
+) -> None:
+    _searched_after_a_line(brave, run, word, command)
+
+
+@pytest.mark.parametrize(
+    ("word", "command"),
     [("provders", "providers"), ("Providers", "providers"), ("fetc", "fetch"), ("AUTH", "auth")],
 )
 def test_a_command_typo_is_searched_after_a_line_naming_the_command(
     brave: Simulator, run: Run, word: str, command: str
 ) -> None:
     # `websearch provders` read results about the misspelt word, with no hint at all.
-    out, err = run([word])
-    (note,) = err.splitlines()
-    assert f'"{word}" as a query' in note
-    assert f"write: websearch {command} " in note
-    assert f"websearch -- {word} " in note
-    (request,) = brave["brave"].requests
-    assert request.query_dict()["q"] == word  # still searched, as typed
-    assert out == run(["--", word])[0]  # stdout as for the same query without the line
+    _searched_after_a_line(brave, run, word, f"websearch {command}")
 
 
 @pytest.mark.parametrize("word", ["auto", "oauth", "Auto", "path", "author", "etch"])
@@ -121,13 +120,7 @@ def test_a_dropped_or_added_letter_is_named_too(
 ) -> None:
     # `websearch staus`, `aut` and `auths` read results about the misspelt word with no
     # line: only a swap counted for `status`, and no edit at all for `auth`.
-    out, err = run([word])
-    (note,) = err.splitlines()
-    assert f'"{word}" as a query' in note
-    assert f"write: {command} " in note
-    (request,) = brave["brave"].requests
-    assert request.query_dict()["q"] == word  # still searched, as typed
-    assert out == run(["--", word])[0]
+    _searched_after_a_line(brave, run, word, command)
 
 
 @pytest.mark.parametrize("word", ["versions", "setting", "helps", "loin", "Author"])
