@@ -8,7 +8,7 @@ given ``session`` was never shown to carry the searches.
 """
 
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, get_type_hints
+from typing import Any
 
 import aiohttp
 import pytest
@@ -234,28 +234,3 @@ async def test_guard_a_given_session_carries_the_search(
     served = len(sim["brave"].requests) + len(sim["duckduckgo"].requests)
     assert served >= 1
     assert len(sent) == served
-
-
-def test_the_typed_keywords_are_the_tools_fields_and_the_web_search_options() -> None:
-    """``WebSearchTool``'s typed ``__init__`` (for mypy) names what the tool takes, no more.
-
-    Failed before: there was no typed signature (``BaseTool.__init__(**kwargs: Any)``), so
-    mypy passed ``WebSearchTool(deadline_second=3)``. Kept equal here to the model's fields
-    and ``WebSearch``'s keywords, and each option typed as ``WebSearch`` types it (but
-    ``settings``, which the tool also reads as a mapping).
-    """
-    from langchain_websearch._keywords import ToolKeywords
-    from websearch_core.browser import HeadlessBrowser
-    from websearch_core.client import WebSearchOptions
-
-    assert set(ToolKeywords.__optional_keys__) == (
-        set(WebSearchOptions.__optional_keys__) | set(WebSearchTool.model_fields)
-    )
-    names = {"aiohttp": aiohttp, "HeadlessBrowser": HeadlessBrowser}
-    typed = get_type_hints(ToolKeywords)
-    options = get_type_hints(WebSearchOptions, localns=names)
-    assert [name for name in options if options[name] != typed[name]] == ["settings"]
-    assert WebSearchTool(deadline_seconds=3, name="search", return_direct=True).return_direct
-    # A mypy error now (the ignore is checked by warn_unused_ignores), refused when run too.
-    with pytest.raises(ConfigurationError):
-        WebSearchTool(deadline_second=3)  # type: ignore[call-arg]
