@@ -50,6 +50,7 @@ token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,
 """
 
 import json
+import string
 from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
@@ -183,18 +184,56 @@ def _own_url(provider: str, credentials: HandsOut) -> str | None:
     return None
 
 
+SHORTEST_FOUND_INSIDE = 16
+"""Characters a token needs to be looked for anywhere, inside words too.
+
+No service issues tokens this short, but a store can hold one (a test's, a typed one):
+looked for anywhere, a refresh token ``r`` was found in every request (``?q=rust``), and
+every provider of the chain was refused with the sign-in's refusal. Shorter ones count only
+where they stand whole (:func:`_stands_whole`)."""
+
+_TOKEN_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-._~")
+"""URL-unreserved characters: what a token's neighbours are when it is part of a word."""
+
+
 def carries(request: Sent, value: str) -> bool:
     """Whether ``request`` holds ``value``: in its URL, a header, a parameter, a form or JSON.
 
     Asked only of a request bound off this machine to a host not declared for a sign-in
-    handed out (rare), so its JSON body is written out to be looked through.
+    handed out (rare), so its JSON body is written out to be looked through. A value
+    shorter than :data:`SHORTEST_FOUND_INSIDE` counts only where it stands whole.
     """
-    if value in request.url or any(value in sent for sent in request.headers.values()):
+    holds = _inside if len(value) >= SHORTEST_FOUND_INSIDE else _stands_whole
+    if holds(request.url, value) or any(holds(sent, value) for sent in request.headers.values()):
         return True
     fields = (*request.params, *(request.form or ()))
-    if any(value in sent for _, sent in fields):
+    if any(holds(sent, value) for _, sent in fields):
         return True
-    return request.json is not None and value in json.dumps(request.json, default=str)
+    return request.json is not None and holds(json.dumps(request.json, default=str), value)
+
+
+def _inside(text: str, value: str) -> bool:
+    """Whether ``value`` is anywhere in ``text``."""
+    return value in text
+
+
+def _stands_whole(text: str, value: str) -> bool:
+    """Whether ``value`` is in ``text`` with no token character either side of it.
+
+    Example:
+        >>> _stands_whole("refresh_token=r&x=1", "r"), _stands_whole("Bearer r", "r")
+        (True, True)
+        >>> _stands_whole("https://html.duckduckgo.com/html/?q=rust", "r")
+        False
+    """
+    start = text.find(value)
+    while start != -1:
+        end = start + len(value)
+        before = start == 0 or text[start - 1] not in _TOKEN_CHARACTERS
+        if before and (end == len(text) or text[end] not in _TOKEN_CHARACTERS):
+            return True
+        start = text.find(value, start + 1)
+    return False
 
 
 def _misdirected(
