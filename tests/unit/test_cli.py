@@ -1798,6 +1798,32 @@ def test_a_provider_id_after_providers_says_where_its_status_is_and_its_reset(
     assert capsys.readouterr().out.startswith(f"{provider_id}: ")
 
 
+@pytest.mark.parametrize("word", ["status", "stats", "List", "show"])
+def test_a_word_for_the_listing_after_providers_says_the_listing_takes_no_action(
+    word: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Failed before: ``websearch providers stats`` said only ``'stats' is not one of reset``.
+
+    ``websearch providers brave`` says where Brave's status is; a newcomer asking for the
+    listing by name was told nothing of where it is.
+    """
+    assert main(["providers", word]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert f"{word} is not an action: websearch providers, with no action, lists" in line
+    assert "websearch providers reset PROVIDER" in line
+    assert main(["providers"]) == 0  # the command it names runs
+    assert "ID" in capsys.readouterr().out
+
+
+def test_a_query_of_stats_names_the_providers_listing(
+    brave: Simulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard (passes before and after): ``websearch stats`` is searched, after a line."""
+    assert main(["--no-cache", "stats"]) == 0
+    err = capsys.readouterr().err
+    assert "for each provider's status, write: websearch providers" in err
+
+
 def test_another_word_after_providers_is_refused_as_before(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
