@@ -115,7 +115,7 @@ from .status import (
     status_record,
 )
 from .tool_errors import validator_message
-from .used_counts import used_counts_line
+from .used_counts import used_counts_line, used_counts_scope
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -1259,6 +1259,10 @@ def _providers(args: argparse.Namespace) -> int:
         data = {
             "providers": rows_data,
             "state_store_problem": problem,
+            # The table's footer says whose requests USED counts; a script reads it here.
+            "used_counts": used_counts_scope(
+                web_search.settings.state_backend, store_available=problem is None
+            ),
             "credential_store_problem": unreadable,
             "conflicts": conflicts,
             "config_file": _config_file_record(web_search.settings),

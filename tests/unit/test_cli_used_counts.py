@@ -5,6 +5,9 @@ the providers and read ``USED 0`` under ``USED counts requests this month``, wit
 that each command starts from an empty memory and so cannot count a search run before.
 """
 
+import json
+from typing import Any
+
 import pytest
 
 from websearch_core.cli import EXIT_OK, main
@@ -42,3 +45,28 @@ def test_a_store_on_disk_counts_the_month_as_before(
     row, footer = _brave_row_and_footer(capsys)
     assert row[3] == "1"
     assert footer.startswith("USED counts requests this month. ")
+
+
+def _json_listing(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(["providers", "--json"]) == EXIT_OK
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_the_json_says_whose_requests_the_counts_are_as_the_footer_does(
+    brave: Simulator, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Failed before: ``--json`` had no field for the footer's in-memory note.
+
+    A script reading ``used_this_month`` 0 after a search could not tell one command's
+    count from a month's; ``used_counts`` says which, from the same store the rows read.
+    """
+    assert main(["--no-cache", "python"]) == EXIT_OK
+    capsys.readouterr()
+    on_disk = _json_listing(capsys)
+    (row,) = [row for row in on_disk["providers"] if row["id"] == "brave"]
+    assert (on_disk["used_counts"], row["used_this_month"]) == ("month", 1)
+    monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "memory")
+    in_memory = _json_listing(capsys)
+    (row,) = [row for row in in_memory["providers"] if row["id"] == "brave"]
+    assert (in_memory["used_counts"], row["used_this_month"]) == ("this_command", 0)
