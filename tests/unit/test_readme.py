@@ -16,11 +16,14 @@ from websearch_core.docs import (
     PREPAID_END,
     PREPAID_START,
     README_WIDTH,
+    SERVE_END,
+    SERVE_START,
     START_MARKER,
     TABLES,
     main,
     prepaid_list,
     provider_table,
+    serve_output,
     with_table,
 )
 from websearch_core.filters.table import README_TABLE_END, README_TABLE_START, registry_table
@@ -73,7 +76,8 @@ def test_the_generator_rewrites_only_between_the_markers(
         f"intro\n{START_MARKER}\nold rows\n{END_MARKER}\nmiddle\n"
         f"{README_TABLE_START}\nold filters\n{README_TABLE_END}\n"
         f"{PREPAID_START}\nold list\n{PREPAID_END}\noutro\n"
-        f"{VARIABLE_TABLE_START}\nold variables\n{VARIABLE_TABLE_END}\n",
+        f"{VARIABLE_TABLE_START}\nold variables\n{VARIABLE_TABLE_END}\n"
+        f"{SERVE_START}\nold output\n{SERVE_END}\n",
         encoding="utf-8",
     )
     assert main([str(readme), "--check"]) == 1
@@ -82,15 +86,17 @@ def test_the_generator_rewrites_only_between_the_markers(
         f"{readme}: filter table is stale; run python -m websearch_core.docs\n"
         f"{readme}: prepaid list is stale; run python -m websearch_core.docs\n"
         f"{readme}: variable table is stale; run python -m websearch_core.docs\n"
+        f"{readme}: simulator's output is stale; run python -m websearch_core.docs\n"
     )
     assert main([str(readme)]) == 0
     written = readme.read_text(encoding="utf-8")
     assert written.startswith(f"intro\n{START_MARKER}\n| id | label |")
     assert f"{END_MARKER}\nmiddle\n{README_TABLE_START}\n| provider | " in written
     assert f"{PREPAID_START}\n{prepaid_list()}\n{PREPAID_END}\noutro\n" in written
-    assert written.endswith(f"{VARIABLE_TABLE_END}\n")
+    assert written.endswith(f"{VARIABLE_TABLE_END}\n{SERVE_START}\n{serve_output()}\n{SERVE_END}\n")
     assert "old rows" not in written and "old filters" not in written
     assert "old list" not in written and "old variables" not in written
+    assert "old output" not in written
     assert written.split(VARIABLE_TABLE_START)[0].count("\n| `") == len(SEARCH_PROVIDER_ORDER)
     # The filter table has a further row for each mode that filters differently (gemini's).
     modes = sum(len(get_provider(pid).info.mode_filters) for pid in SEARCH_PROVIDER_ORDER)
@@ -110,7 +116,8 @@ def test_the_filter_table_is_checked_by_docs_and_its_module_refuses_options(
         f"{START_MARKER}\n{provider_table()}\n{END_MARKER}\n"
         f"{README_TABLE_START}\n{table.replace('native', 'post', 1)}\n{README_TABLE_END}\n"
         f"{PREPAID_START}\n{prepaid_list()}\n{PREPAID_END}\n"
-        f"{VARIABLE_TABLE_START}\n{variable_table()}\n{VARIABLE_TABLE_END}\n",
+        f"{VARIABLE_TABLE_START}\n{variable_table()}\n{VARIABLE_TABLE_END}\n"
+        f"{SERVE_START}\n{serve_output()}\n{SERVE_END}\n",
         encoding="utf-8",
     )
     assert main([str(readme), "--check"]) == 1

@@ -295,3 +295,27 @@ def test_the_lines_say_the_results_dates_which_a_recency_leaves_in(
     assert request.query_dict()["freshness"] == "pw"
     sources = json.loads(capsys.readouterr().out)["response"]["sources"]
     assert len(sources) == len(dates)
+
+
+def test_the_readme_shows_what_the_command_prints(serve: type[Served]) -> None:
+    """Failed before: the README gave the results' dates by hand, and no printed line.
+
+    The command the README shows is run as typed, on a free port in place of its 8080
+    (taken here), and its lines are compared with the README's, port for port.
+    """
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Testing your agent offline\n", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```console\n", 1)[1].split("\n```", 1)[0].splitlines()
+    command, shown = block[0], block[1:]
+    assert command == "$ python -m websearch_core.testing serve --port 8080"
+    port = free_port()
+    served = serve("--port", str(port))
+    printed = served.printed()
+    served.stop()
+    as_shown = [
+        line.replace(f"127.0.0.1:{port + 1}", "127.0.0.1:8081").replace(
+            f"127.0.0.1:{port}", "127.0.0.1:8080"
+        )
+        for line in printed
+    ]
+    assert shown == as_shown

@@ -38,6 +38,7 @@ __all__ = [
     "key_variable",
     "main",
     "paste_lines",
+    "paste_lines_on",
     "serve_parser",
     "undo_command",
 ]
@@ -214,6 +215,19 @@ def paste_lines(simulator: Simulator) -> list[str]:
     lines.append(f"{UNDO_LEAD}{undo_command(lines)}")
     lines.append("# Serving until Ctrl-C.")
     return lines
+
+
+def paste_lines_on(first_port: int, providers: Sequence[str] = DEFAULT_PROVIDERS) -> list[str]:
+    """What ``serve --port first_port PROVIDER ...`` prints, without listening anywhere.
+
+    The README shows the command's output; typed by hand, its dates and variables drifted
+    from what the command printed. ``python -m websearch_core.docs`` writes it from here:
+    the same :func:`paste_lines`, given the base URLs the servers would be bound to.
+    """
+    simulator = Simulator(providers, ports=_ports(first_port, providers))
+    for provider_id, simulated in simulator.providers.items():
+        simulated.base_url = f"http://127.0.0.1:{simulator.ports[provider_id]}"
+    return paste_lines(simulator)
 
 
 def _dates_line() -> list[str]:
