@@ -83,3 +83,19 @@ def test_the_troubleshooting_table_sends_each_symptom_to_a_section() -> None:
     assert len(rows) > 1
     for row in rows[1:]:
         assert re.search(r"\]\(#[a-z0-9-]+\) \|$", row), row
+
+
+def test_the_providers_section_is_in_subsections_a_reader_can_find() -> None:
+    """Failed before: Providers ran some 380 lines with no heading after the table.
+
+    Each ``###`` part, the table's aside, stays under 150 lines, and the listing of one's
+    own machine (``websearch providers``) follows the table it mirrors.
+    """
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Providers\n", 1)[1].split("\n## ", 1)[0]
+    parts = re.split(r"^### .+$", section, flags=re.M)
+    headings = re.findall(r"^### (.+)$", section, re.M)
+    assert len(headings) >= 5, headings
+    assert headings[0] == "What is ready on your machine"
+    longest = max(len(part.splitlines()) for part in parts[1:])
+    assert longest < 150, longest
