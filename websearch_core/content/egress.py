@@ -38,7 +38,7 @@ from ..closing import AsyncClosing
 from ..connection_causes import connect_unreached
 from .errors import FetchFailedError, FetchRefusedError
 from .lookup import CheckedAddress, checked_addresses
-from .safety import Networks, check_url
+from .safety import Networks, check_url, request_host
 
 __all__ = [
     "CONNECT_TIMEOUT_SECONDS",
@@ -218,7 +218,7 @@ class EgressProxy(AsyncClosing):
     ) -> None:
         """``CONNECT host:port``: a byte pipe to the checked address of ``host``."""
         host, port = _authority(head.target)
-        upstream_reader, upstream_writer = await self._open(_tunnel_url(host, port), host, port)
+        _name, (upstream_reader, upstream_writer) = await self._open(_tunnel_url(host, port), port)
         try:
             writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
             await writer.drain()
@@ -235,12 +235,16 @@ class EgressProxy(AsyncClosing):
             port = parts.port or 80
         except ValueError:
             raise _Answered(400, "the request target is not a URL") from None
-        host = parts.hostname
-        if parts.scheme.lower() != "http" or not host:
+        if parts.scheme.lower() != "http" or not parts.hostname:
             raise _Answered(400, "only CONNECT and absolute http:// requests are proxied")
+        if _AMBIGUOUS_AUTHORITY.search(parts.netloc):
+            # ``http://127.0.0.2\@a.test/``: ``urlsplit`` reads the host after the ``@``, a
+            # browser the one before the ``\`` (yarl refuses it). Userinfo in a target is an
+            # error (RFC 9110 4.2.4), as in CONNECT's; Chromium sends neither.
+            raise _Answered(400, "the request target's authority is not host[:port]")
         length = _body_length(head.headers)
-        request = _origin_request(head, parts.path or "/", parts.query, _host_header(host, port))
-        upstream_reader, upstream_writer = await self._open(head.target, host, port)
+        name, (upstream_reader, upstream_writer) = await self._open(head.target, port)
+        request = _origin_request(head, parts.path or "/", parts.query, _host_header(name, port))
         try:
             upstream_writer.write(request)
             await _copy_exactly(reader, upstream_writer, length)
@@ -251,9 +255,14 @@ class EgressProxy(AsyncClosing):
             upstream_writer.close()
 
     async def _open(
-        self, url: str, host: str, port: int
-    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        """A connection to an address of ``host`` that the rules allow, or the answer why not.
+        self, url: str, port: int
+    ) -> tuple[str, tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+        """The host ``url`` names and a connection to an address of it the rules allow.
+
+        The host is read once, as the checks read it (:func:`~.safety.request_host`: IDNA
+        2008, no root dot): the name looked up and written in ``Host`` is the name judged.
+        ``urlsplit``'s reading resolved ``straße.de`` as ``strasse.de`` (the socket module's
+        IDNA 2003), another domain than the ``xn--strae-oqa.de`` the check judged.
 
         Raises:
             _Answered: ``403`` when the rules refuse the target (reported to
@@ -261,11 +270,12 @@ class EgressProxy(AsyncClosing):
         """
         try:
             check_url(url, allow_private=self._allow_private, allowed=self._allowed)
+            host = request_host(url)
             addresses = await checked_addresses(
                 url, host, port, self._allowed, allow_private=self._allow_private
             )
         except FetchRefusedError as refusal:
-            _log.info("the browser's proxy refused %s:%s: %s", host, port, refusal.reason)
+            _log.info("the browser's proxy refused port %s: %s", port, refusal.reason)
             if self._on_refusal is not None:
                 self._on_refusal(refusal)
             raise _Answered(403, f"refused by the fetcher: {refusal.reason}") from None
@@ -274,7 +284,7 @@ class EgressProxy(AsyncClosing):
             raise _Answered(502, failure.reason) from None
         try:
             async with asyncio.timeout(self._connect_timeout):
-                return await _connect_any(addresses)
+                return host, await _connect_any(addresses)
         except (OSError, TimeoutError) as error:
             said = str(error) or type(error).__name__
             reason = f"{host}:{port} did not accept a connection ({said})"
@@ -312,6 +322,8 @@ def _parse_head(data: bytes) -> _Head:
 _VERSIONS = frozenset({"HTTP/1.0", "HTTP/1.1"})
 _DIGITS = re.compile(r"[0-9]{1,18}")
 _FORBIDDEN_IN_VALUE = re.compile(r"[\r\n\x00]")
+_AMBIGUOUS_AUTHORITY = re.compile(r"[@\\]")
+"""Userinfo or a backslash in an absolute-form target: readers disagree on its host."""
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 """Not in a request target: it is quoted in refusals and in the log."""
 
