@@ -26,6 +26,7 @@ _DOMAIN: Final = re.compile(
 _SCHEMES: Final = ("http", "https")
 _AFTER_HOST: Final = re.compile("[/?#]")
 """Where a host ends in what follows a scheme (or starts a text without one)."""
+_QUERY_OR_FRAGMENT: Final = re.compile("[?#]")
 _EXAMPLE: Final = "such as 'example.com'"
 
 
@@ -132,8 +133,18 @@ def _read(text: str, *, path_allowed: bool) -> str:
     end = _AFTER_HOST.search(written)
     host = written if end is None else written[: end.start()]
     host = host.removeprefix("*.").rstrip(".").removeprefix("www.")
-    if not path_allowed and end is not None and written[end.start() :].strip("/"):
+    rest = "" if end is None else written[end.start() :]
+    if not path_allowed and rest.strip("/"):
         _refuse(text, f"has a path; give the domain alone, such as {host!r}")
+    after_path = _QUERY_OR_FRAGMENT.search(rest)
+    if after_path is not None:
+        # ``site:x.com?y=1`` was read as ``x.com``, the ``?y=1`` dropped unsaid: no engine
+        # keeps a search to a query string, so the site asked for is not the one read.
+        _refuse(
+            text,
+            f"has a query or fragment ({rest[after_path.start() :]!r}), which no site "
+            f"filter keeps to; give the domain, a path if you like, such as {host!r}",
+        )
     if _is_ip(host):
         _refuse(text, f"is an IP address; give a domain name {_EXAMPLE}")
     if ":" in host or "@" in host:

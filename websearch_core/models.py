@@ -301,6 +301,18 @@ class SearchParams(_Frozen):
                 )
         return self
 
+    @model_validator(mode="after")
+    def _query_sites(self) -> "SearchParams":
+        # A ``site:`` no filter can read stayed plain text, which engines still read as
+        # their operator; see ``filters.query.site_refusal``.
+        if "site:" in self.query.lower():
+            from .filters.query import site_refusal, tokenize  # a leaf: no cycle back here
+
+            problem = site_refusal(tokenize(self.query))
+            if problem is not None:
+                raise ValueError(problem)
+        return self
+
     @property
     def result_count(self) -> int | None:
         """The collapsed count most providers send: ``num_search_results`` before ``limit``."""

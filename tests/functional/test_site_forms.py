@@ -4,20 +4,16 @@
 ``x.com`` (as was ``site:user@x.com``), while the domain lists refuse a port, a scheme other
 than ``http(s)`` and a user name: the query filtered a search to a site the parameter
 would not have taken, and dropped every result elsewhere. Such a word now stays plain query
-text, sent as typed and filtering nothing, which is how ``site:1.2.3.4`` (an IP address,
-which the lists refuse too) was already read.
+text, which is how ``site:1.2.3.4`` (an IP address, which the lists refuse too) was already
+read; a search holding one as ``site:`` is refused naming it (``test_site_refused.py``), as
+engines read that word as their operator.
 """
-
-from collections.abc import AsyncIterator
 
 import pytest
 from pydantic import ValidationError
 
-from tests.functional._sim_helpers import sim_client
 from websearch_core.filters.query import Token, tokenize
 from websearch_core.models import SearchParams
-from websearch_core.testing import Simulator
-from websearch_core.testing.simulator import SimResult
 
 _REFUSED_BY_THE_LISTS = {
     # what ``site:`` is given: the list entry of its site alone (a list takes no path)
@@ -57,25 +53,3 @@ def test_a_site_the_lists_take_is_read_as_before(
 ) -> None:
     """Guard: the forms both read (a web scheme, ``www.``, ``*.``, a path) are unchanged."""
     assert tokenize(typed) == (Token(kind, value, typed, path),)  # type: ignore[arg-type]
-
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave"]) as simulator:
-        simulator["brave"].honour_operators = False  # every result served: ours to filter
-        simulator["brave"].results = [
-            SimResult("Elsewhere", "https://elsewhere.example/a", "One."),
-            SimResult("On the site", "https://example.com/b", "Two."),
-        ]
-        yield simulator
-
-
-@pytest.mark.parametrize("typed", ["site:example.com:8080", "site:ftp://example.com"])
-async def test_a_site_with_a_port_or_scheme_is_sent_as_typed_and_filters_nothing(
-    sim: Simulator, typed: str
-) -> None:
-    async with sim_client(sim) as ws:
-        found = await ws.search(f"docs {typed}", provider="brave")
-    assert [source.title for source in found.sources] == ["Elsewhere", "On the site"]
-    (request,) = sim["brave"].requests
-    assert request.query_dict()["q"] == f"docs {typed}"

@@ -38,6 +38,7 @@ __all__ = [
     "date_bounds",
     "parse_date_value",
     "parse_domain",
+    "site_refusal",
     "tokenize",
 ]
 
@@ -227,6 +228,45 @@ def parse_domain(text: str) -> str | None:
         return site_domain(text.strip().removeprefix("*."))
     except ValueError:  # no host, or one the domain lists refuse: the word stays plain text
         return None
+
+
+_TYPED_SITE: Final = re.compile(r"^(?:-+|!)?site:(?P<value>\S+)$", re.IGNORECASE)
+"""A ``site:`` written with its value, as engines read the operator (not its aliases)."""
+
+
+def site_refusal(tokens: tuple[Token, ...]) -> str | None:
+    """Why a ``site:`` left as plain text cannot be searched, or ``None`` when none is.
+
+    A ``site:`` whose value the domain lists refuse (a port, a user name, another scheme,
+    a query string, an IP address, no host name at all) is plain text here, but an
+    engine that reads ``site:`` in its query (Brave, the scraped engines) still reads it
+    as its operator: ``site:example.com:8080`` kept the search to no site of ours and the
+    engine's to a site with no pages, so the search failed as the engine's ("returned no
+    renderable search content"), or to a site the engine read its own way. What the
+    writer meant is a filter the search cannot keep, so the search is refused naming the
+    word, saying how to write the site or how to search the text (quoted, a phrase, read
+    as words, never as a directive here). Only ``site:`` itself: its
+    aliases ``domain:`` and ``host:`` are no engine's operator (``host:port`` is prose),
+    and ``site:`` with a space before its value (``my site: wordpress``) is words.
+
+    Examples:
+        >>> site_refusal(tokenize("docs site:example.com")) is None
+        True
+        >>> print(site_refusal(tokenize("docs site:x.com:8080")))  # doctest: +ELLIPSIS
+        query: site:x.com:8080 keeps the search to no site (not a domain name: ...port...
+    """
+    for token in tokens:
+        typed = _TYPED_SITE.match(token.value) if token.kind == "text" else None
+        if typed is None:
+            continue
+        try:
+            site_domain(typed["value"])
+        except ValueError as error:
+            return (
+                f"query: {token.raw} keeps the search to no site ({error}); write "
+                "site:<domain>, or put the whole word in quotes to search it as text"
+            )
+    return None
 
 
 def _site_path(text: str) -> str:
