@@ -33,6 +33,7 @@ from websearch_core.models import Recency
 from websearch_core.retrieval import answer_metadata, page_text, source_metadata
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_errors import renamed_arguments
+from websearch_core.tool_json_arguments import retriever_query
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -239,8 +240,10 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
         Raises:
             pydantic.ValidationError: The query or ``k`` is invalid.
         """
+        text = retriever_query(query, type(self).__name__)  # its own error, named as is
         try:
-            return SearchParams(query=query, limit=self.k if k is None else k, recency=self.recency)
+            limit = self.k if k is None else k
+            return SearchParams(query=text, limit=limit, recency=self.recency)
         except ValidationError as error:
             raise renamed_arguments(error, {"limit": "k"}, type(self).__name__) from None
 

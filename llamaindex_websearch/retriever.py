@@ -40,6 +40,7 @@ from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, 
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import renamed_arguments
+from websearch_core.tool_json_arguments import retriever_query
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -245,10 +246,9 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
             pydantic.ValidationError: The query is invalid (blank, too long).
         """
         config = self._config
+        text = retriever_query(query_bundle.query_str, type(self).__name__)
         try:
-            return SearchParams(
-                query=query_bundle.query_str, limit=config.k, recency=config.recency
-            )
+            return SearchParams(query=text, limit=config.k, recency=config.recency)
         except ValidationError as error:
             raise renamed_arguments(error, {}, type(self).__name__) from None
 

@@ -16,15 +16,21 @@ object without ``query`` is searched as typed, as the spec passes a query unchan
 ``web_fetch`` reads its ``url`` the same way (``url='{"url": "https://a.example/",
 "max_chars": 4000}'``): the JSON is never a URL, so without this the fetch was refused as
 having no scheme and the model was told to write ``https://{"url": ...}``.
+
+The retrievers read a query that is exactly ``{"query": "..."}`` as that text
+(:func:`retriever_query`): a model reaches one through a wrapper tool (LangChain's
+``create_retriever_tool``, a user's own) that passes its string on, and ``{"query":
+"x"}`` was sent to the engine, braces and all.
 """
 
 import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pydantic_core import PydanticCustomError
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
-__all__ = ["arguments_in_query", "unpacked_arguments"]
+__all__ = ["arguments_in_query", "retriever_query", "unpacked_arguments"]
 
 _QUERY: Final = "query"
 
@@ -95,3 +101,40 @@ def unpacked_arguments(arguments: Mapping[str, Any], key: str = _QUERY) -> Mappi
             {"key": key, "names": ", ".join(twice), "alone": _ALONE.get(key, "its value")},
         )
     return {**{name: value for name, value in given.items() if value is not None}, **written}
+
+
+def retriever_query(query: object, title: str) -> object:
+    """The text a retriever searches for ``query``: a JSON object's ``query``, or ``query``.
+
+    A retriever takes its query alone (its ``k`` and ``recency`` are set when it is built,
+    so no argument in the object could be honoured): an object holding other keys is
+    refused naming them, not searched with them dropped unsaid.
+
+    Args:
+        query: The retriever's query as given.
+        title: What the error says failed validation (the retriever's class).
+
+    Raises:
+        pydantic.ValidationError: The object holds keys besides ``query``.
+
+    Examples:
+        >>> retriever_query('{"query": "rust async"}', "WebSearchRetriever")
+        'rust async'
+        >>> retriever_query('rust {"query": 1} json', "WebSearchRetriever")
+        'rust {"query": 1} json'
+    """
+    written = arguments_in_query(query)
+    if written is None:
+        return query
+    others = [name for name in written if name != _QUERY]
+    if not others:
+        return written[_QUERY]
+    refusal = PydanticCustomError(
+        "retriever_arguments",
+        "query is one JSON object holding {names} beside the query; a retriever searches "
+        "the text alone (its k and recency are set when it is built): send the search "
+        "text alone",
+        {"names": ", ".join(repr(name) for name in others)},
+    )
+    detail = InitErrorDetails(type=refusal, loc=(_QUERY,), input=query)
+    raise ValidationError.from_exception_data(title, [detail])

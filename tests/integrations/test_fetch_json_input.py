@@ -17,11 +17,9 @@ from typing import Any
 import pytest
 from llama_index.core.tools import FunctionTool
 
-from langchain_websearch import WebFetchTool, WebSearchRetriever
-from llamaindex_websearch import WebSearchRetriever as LlamaRetriever
+from langchain_websearch import WebFetchTool
 from llamaindex_websearch import WebSearchToolSpec, create_web_fetch_tool
 from tests.content._server import PageServer, serve
-from websearch_core import WebSearch
 from websearch_core.testing import Simulator
 
 PREFIX = "Error: invalid web_fetch arguments: "
@@ -146,24 +144,3 @@ async def test_the_specs_function_checks_what_the_query_writes(sim: Simulator) -
     with pytest.raises(ValueError, match=r"query is the arguments written .*\(limit\)"):
         await spec.aweb_search('{"query": "rust", "limit": 3}', limit=4)
     assert sim["brave"].requests == []
-
-
-# --- the retrievers: a string is the query, searched as typed -----------------------------------
-
-
-async def test_a_retriever_searches_a_json_object_query_as_typed(sim: Simulator) -> None:
-    """A guard on the decision to leave the retrievers: code's string is the query itself.
-
-    A retriever takes no argument but the query (its limit and recency are fixed when it is
-    built), so a JSON object's other keys could only be dropped or refused, and a program
-    may well search for JSON text; a model reaching one goes through a framework's wrapper
-    tool, whose own schema reads its input.
-    """
-    written = '{"query": "rust async", "limit": 3}'
-    options: dict[str, Any] = {"settings": sim.settings(cache=False), "api_keys": sim.api_keys()}
-    async with WebSearch(**options) as client:
-        await client.search(written)  # as the client itself sends that query
-    await WebSearchRetriever(**options).ainvoke(written)
-    await LlamaRetriever(**options).aretrieve(written)
-    direct, *retrieved = (request.query_dict()["q"] for request in sim["brave"].requests)
-    assert retrieved == [direct, direct]  # the JSON text itself; its limit not read
