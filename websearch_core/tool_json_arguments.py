@@ -103,7 +103,7 @@ def unpacked_arguments(arguments: Mapping[str, Any], key: str = _QUERY) -> Mappi
     return {**{name: value for name, value in given.items() if value is not None}, **written}
 
 
-def retriever_query(query: object, title: str) -> object:
+def retriever_query(query: str, title: str) -> str:
     """The text a retriever searches for ``query``: a JSON object's ``query``, or ``query``.
 
     A retriever takes its query alone (its ``k`` and ``recency`` are set when it is built,
@@ -124,11 +124,11 @@ def retriever_query(query: object, title: str) -> object:
         'rust {"query": 1} json'
     """
     written = arguments_in_query(query)
-    if written is None:
-        return query
+    if written is None or not isinstance(written[_QUERY], str):
+        return query  # ``{"query": 5}`` writes no search text: it is searched as typed
     others = [name for name in written if name != _QUERY]
     if not others:
-        return written[_QUERY]
+        return str(written[_QUERY])
     refusal = PydanticCustomError(
         "retriever_arguments",
         "query is one JSON object holding {names} beside the query; a retriever searches "

@@ -107,7 +107,14 @@ async def test_an_object_holding_more_than_the_query_is_refused_naming_it(
 
 @pytest.mark.parametrize("retriever", _RETRIEVERS)
 @pytest.mark.parametrize(
-    "written", ['rust {"query": "x"} json', '{"q": "rust"}', '{"query": "rust"', "rust {} syntax"]
+    "written",
+    [
+        'rust {"query": "x"} json',
+        '{"q": "rust"}',
+        '{"query": "rust"',
+        "rust {} syntax",
+        '{"query": 5}',
+    ],
 )
 async def test_a_query_that_only_holds_braces_is_searched_as_typed(
     sim: Simulator, retriever: str, written: str
