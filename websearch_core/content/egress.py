@@ -268,14 +268,16 @@ class EgressProxy(AsyncClosing):
             _Answered: ``403`` when the rules refuse the target (reported to
                 ``on_refusal``), ``502`` when it does not resolve or does not answer.
         """
+        host = ""  # the log's name for a target refused before its host is read
         try:
-            check_url(url, allow_private=self._allow_private, allowed=self._allowed)
             host = request_host(url)
+            check_url(url, allow_private=self._allow_private, allowed=self._allowed)
             addresses = await checked_addresses(
                 url, host, port, self._allowed, allow_private=self._allow_private
             )
         except FetchRefusedError as refusal:
-            _log.info("the browser's proxy refused port %s: %s", port, refusal.reason)
+            shown = host or "a target"
+            _log.info("the browser's proxy refused %s:%s: %s", shown, port, refusal.reason)
             if self._on_refusal is not None:
                 self._on_refusal(refusal)
             raise _Answered(403, f"refused by the fetcher: {refusal.reason}") from None
