@@ -24,6 +24,7 @@ import atexit
 import contextlib
 import functools
 import logging
+import os
 import threading
 import time
 import weakref
@@ -67,7 +68,7 @@ from .errors import (
 )
 from .format import format_for_llm
 from .imports_outlasted import ImportsOutlastedDeadline
-from .key_names import left_out, report_misnamed_key_variables
+from .key_names import key_checks_waiting, left_out, report_misnamed_key_variables
 from .loop_run import run_to_end
 from .loop_servers import blocked_origin, sync_call_blocks_server
 from .loop_worker import run_on_worker_thread
@@ -87,7 +88,7 @@ from .provider_imports import (
     import_for_uses,
     import_off_loop,
 )
-from .providers import ProviderContext, get_provider
+from .providers import ProviderContext, get_provider, is_loaded
 from .search_closing import SearchClosing
 from .settings import APP_NAME, Settings, SettingsOverrides
 from .settings_conflicts import with_conflicts
@@ -214,8 +215,15 @@ class WebSearch(SearchClosing):
             refreshers=self._refreshers,
         )
         # A key under a name nothing reads (BRAVE_SEARCH_API_KEY, LangChain's own tool's)
-        # would leave the provider out, silently.
-        report_misnamed_key_variables(self._has_key)
+        # would leave the provider out, silently. Checked here of the providers imported
+        # only: the check reads a provider's module, and a build has no deadline to bound
+        # its import by (a tool's is built at its first call, on the loop: a module whose
+        # import hung held the loop and the call with no limit). The rest are checked at
+        # the first search, after its imports, which end by its deadline.
+        report_misnamed_key_variables(self._has_key, asks=is_loaded)
+        self._key_checks_waiting = key_checks_waiting(os.environ, is_loaded)
+        """Whether the environment names a provider not imported at the build: checked at
+        the first search whose imports end (:meth:`_begin`)."""
         self._session = session
         """The session the latest search used (a caller's, or one of ``_loop_sessions``)."""
         self._owns_session = session is None
@@ -509,6 +517,9 @@ class WebSearch(SearchClosing):
             raise ImportsOutlastedDeadline(
                 self.settings, searched.provider, deadline, self.credentials
             ) from None
+        if self._key_checks_waiting:  # the plan's providers are imported: no import here
+            self._key_checks_waiting = False
+            report_misnamed_key_variables(self._has_key, asks=is_loaded)
         return searched, deadline
 
     def _say_store_problem(self, outcome: ChainOutcome) -> None:

@@ -17,6 +17,7 @@ from .providers import PROVIDER_REGISTRY, get_provider
 from .said_once import first_time
 
 __all__ = [
+    "key_checks_waiting",
     "key_variables",
     "left_out",
     "misnamed_key_variables",
@@ -90,7 +91,9 @@ def self_refreshing_entries() -> frozenset[str]:
 
 
 def misnamed_key_variables(
-    environ: Mapping[str, str], has_key: Callable[[str, tuple[str, ...]], bool]
+    environ: Mapping[str, str],
+    has_key: Callable[[str, tuple[str, ...]], bool],
+    asks: Callable[[str], bool] | None = None,
 ) -> list[str]:
     """One sentence per variable that looks like a provider's key but is read by nothing.
 
@@ -107,6 +110,10 @@ def misnamed_key_variables(
     Args:
         environ: The environment.
         has_key: Whether a provider has a key, given its id and the variables it reads.
+        asks: Whether a provider may be asked now; ``None`` asks every one. The check
+            reads the provider's module, so a client's build asks only those imported
+            (:func:`~websearch_core.providers.is_loaded`): its build has no deadline yet,
+            and a module whose import hangs would hang it. The rest are checked later.
 
     Example:
         >>> for sentence in misnamed_key_variables({"BRAVE_KEY": "x"}, lambda _i, _n: False):
@@ -120,6 +127,8 @@ def misnamed_key_variables(
         if named is None:
             continue
         provider_id, note = named
+        if asks is not None and not asks(provider_id):
+            continue
         upper = name.upper()
         names = _own_key_variables(provider_id)
         if not names or upper in names or not environ[name].strip():
@@ -173,7 +182,9 @@ def _provider_named_by(name: str) -> tuple[str, str] | None:
 
 
 def report_misnamed_key_variables(
-    has_key: Callable[[str, tuple[str, ...]], bool], report: Callable[[str], None] | None = None
+    has_key: Callable[[str, tuple[str, ...]], bool],
+    report: Callable[[str], None] | None = None,
+    asks: Callable[[str], bool] | None = None,
 ) -> None:
     """Say each key variable of the environment nothing reads, once per process.
 
@@ -181,10 +192,32 @@ def report_misnamed_key_variables(
         has_key: As for :func:`misnamed_key_variables`.
         report: Where the sentence goes; a warning of the ``websearch_core`` logger by
             default.
+        asks: As for :func:`misnamed_key_variables`.
     """
-    for sentence in misnamed_key_variables(os.environ, has_key):
+    for sentence in misnamed_key_variables(os.environ, has_key, asks):
         if first_time(("not read", sentence)):
             (report or logger.warning)(sentence)
+
+
+def key_checks_waiting(environ: Mapping[str, str], asks: Callable[[str], bool]) -> bool:
+    """Whether a variable of ``environ`` names a provider ``asks`` refuses (still to check).
+
+    Set lookups on the names alone, no module imported: a client built before a provider
+    it would check is imported checks it at its first search, after that search's imports.
+
+    Example:
+        >>> key_checks_waiting({"BRAVE_KEY": "x", "HOME": "/"}, lambda _id: False)
+        True
+        >>> key_checks_waiting({"HOME": "/"}, lambda _id: False)
+        False
+    """
+    for name in environ:
+        if name.partition("_")[0].lower() not in _FIRST_WORDS:
+            continue
+        named = _provider_named_by(name)
+        if named is not None and not asks(named[0]):
+            return True
+    return False
 
 
 def left_out(provider_id: str, exclude: Collection[str], providers: Collection[str]) -> bool:
