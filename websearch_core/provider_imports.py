@@ -82,9 +82,13 @@ _BUILD_MODULES = (
     "websearch_core.settings_errors",
     "websearch_core.content.safety",  # the known names a WEBSEARCH_ variable is checked with
     "platformdirs",
+    "tomllib",  # the config file's reader, when the settings are read from one
+    "websearch_core.refresh_hooks",  # the refresh_hooks setting's check, at every read
 )
 """What a tool or retriever imports building its client at its first call on a loop: the
-settings' error wording and the environment's check. Not the state store (0.1-0.2 s at
+settings' error wording and the environment's check, and what reading the settings
+imports (a tool given none reads the environment and the config file there: the TOML
+reader and the refresh hooks' check were imported on the loop). Not the state store (0.1-0.2 s at
 load 5): the client borrows it at its first use, after its call's own imports, which
 take it within the call's deadline; imported here, it held the call with no limit."""
 _MODULES_FOR: dict[Use, tuple[str, ...]] = {
