@@ -30,6 +30,7 @@ from contextvars import ContextVar, Token
 from typing import NamedTuple
 
 __all__ = [
+    "CANDIDATES_NAMED",
     "STORE_GRACE_SECONDS",
     "STORE_SETTING_CAP",
     "STORE_SHARE",
@@ -430,11 +431,12 @@ def not_tried_text(
     One wording for the chain, which ran out between providers, and for a first search
     whose imports outlasted its deadline before any was asked. That search may know its
     plan only in part (the rest of its providers were still being imported): ``more``, or
-    ``unknown``, are the providers it looked at whose part it cannot tell. After named
-    ones they are counted, as some would never have been tried (no key, or one before them
-    answering). With none named, they are counted and named in the plan's order as the
-    providers any of which it might have tried ("any of 2 providers (exa, brave)"): a
-    count alone told the user less than the settings they wrote.
+    ``unknown``, are the providers it looked at whose part it cannot tell. They are
+    counted, and ``unknown`` named in the plan's order as candidates: after named ones
+    "maybe" (some would never have been tried: no key, or one before them answering), with
+    none named "any of". A count alone ("brave, and 1 more") told the user less than the
+    settings they wrote. At most :data:`CANDIDATES_NAMED` are named, then "...": the auto
+    chain's two dozen would bury the sentence; the count says how many there are.
 
     Example:
         >>> not_tried_text(Deadline(4.0), ["brave", "tavily"])
@@ -445,15 +447,28 @@ def not_tried_text(
         'not tried: any of 3 providers'
         >>> not_tried_text(Deadline(4.0), [], unknown=["exa", "brave"])[-42:]
         'not tried: any of 2 providers (exa, brave)'
+        >>> not_tried_text(Deadline(4.0), ["brave"], unknown=["tavily"])[-43:]
+        'not tried: brave, and maybe 1 more (tavily)'
     """
     names = ", ".join(provider_ids)
     count = more or len(unknown)
+    listed = f" ({_candidates(unknown)})" if unknown else ""
     if count and names:
-        names = f"{names}, and {count} more"
+        maybe = "maybe " if unknown else ""
+        names = f"{names}, and {maybe}{count} more{listed}"
     elif count:
-        listed = f" ({', '.join(unknown)})" if unknown else ""
         names = f"any of {count} providers{listed}"
     return f"the {deadline.seconds:g}s deadline for the whole search ran out; not tried: {names}"
+
+
+CANDIDATES_NAMED = 5
+"""Candidates a "not tried" text names at most, in the plan's order, before "..."."""
+
+
+def _candidates(unknown: Sequence[str]) -> str:
+    """``unknown`` as the text lists them: the first :data:`CANDIDATES_NAMED`, then "..."."""
+    shown = ", ".join(unknown[:CANDIDATES_NAMED])
+    return f"{shown}, ..." if len(unknown) > CANDIDATES_NAMED else shown
 
 
 def format_seconds(seconds: float) -> str:

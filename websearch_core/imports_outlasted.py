@@ -16,12 +16,14 @@ in the order the plan looks at them (:meth:`ChainOrder.asked
 <websearch_core.chain_plan.ChainOrder.asked>`), then the rest of the chain. When the
 deadline passes while a provider's module is still being imported, the plan is known up to
 that provider and no further: which of it and those after it can run (a key, an endpoint)
-only their modules know. The text names the plan up to there and counts the rest (``not
-tried: exa, and 5 more``); it named every provider the plan looks at, some with no key, or
-behind one that would have answered. With none of it known (every provider it looks at
-still importing, or a forced one that cannot run falling back to an order not imported),
-the plan's order, known from the settings alone, is named as the candidates it is (``not
-tried: any of 2 providers (exa, brave)``): not filtered by the keys set, since which
+only their modules know. The text names the plan up to there, then counts the rest and
+names them as the candidates they are (``not tried: exa, and maybe 2 more (jina,
+brave)``); it named every provider the plan looks at, some with no key, or behind one that
+would have answered. With none of it known (every provider it looks at still importing,
+or a forced one that cannot run falling back to an order not imported), the plan's order,
+known from the settings alone, is named the same way (``not tried: any of 2 providers
+(exa, brave)``), five at most (:func:`~websearch_core.deadline.not_tried_text`): not
+filtered by the keys set, since which
 providers run without one (Exa and Firecrawl when listed, the free engines, sign-ins) and
 which variables a key is read from are in their modules.
 """
@@ -63,8 +65,8 @@ class ImportsOutlastedDeadline(Exception):
         provider_ids: The providers not tried, in the order the plan reaches them, as far
             as the plan is known (named in the text).
         unknown: The providers the plan looks at after those, whose modules were still
-            being imported: whether it would have tried them is not known (counted;
-            named as candidates when none is named before them).
+            being imported: whether it would have tried them is not known (counted and
+            named as candidates).
         first: The provider the failure is recorded for: the first of either.
         failure: The first provider's failure, as the chain records a deadline's.
         message: The final error text: the failure's, then the settings' contradictions,

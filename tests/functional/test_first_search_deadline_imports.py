@@ -209,7 +209,7 @@ def test_a_first_search_cut_short_by_its_imports_says_what_avoids_it(call: str) 
 @pytest.mark.parametrize(
     ("providers", "said"),
     [
-        (("brave", "tavily"), "not tried: brave, and 1 more. "),
+        (("brave", "tavily"), "not tried: brave, and maybe 1 more (tavily). "),
         (("tavily", "exa", "brave"), "not tried: any of 2 providers (exa, brave). "),
     ],
 )
@@ -226,6 +226,8 @@ def test_a_provider_still_importing_ends_what_the_text_names(
     counts the rest. Both failed before (every listed provider named). With none of the
     plan known, the rest are named too, as candidates ("any of 2 providers (exa, brave)"):
     that case failed before stop 49 (firstcall4), which said "any of 2 providers" alone.
+    After a named one they are named as well ("brave, and maybe 1 more (tavily)"): that
+    case failed before stop 50 (firstcall5), which said "brave, and 1 more".
     """
     held = f"websearch_core.providers.{providers[1]}"
     found = run_watched(

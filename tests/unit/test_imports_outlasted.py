@@ -12,7 +12,7 @@ import importlib
 import pytest
 
 from websearch_core import Settings, WebSearch
-from websearch_core.deadline import Deadline, not_tried_text
+from websearch_core.deadline import CANDIDATES_NAMED, Deadline, not_tried_text
 from websearch_core.errors import AllProvidersFailedError, DeadlineExceededError
 from websearch_core.imports_advice import with_imports_advice
 from websearch_core.imports_outlasted import ImportsOutlastedDeadline, not_tried_ids
@@ -111,15 +111,45 @@ def test_providers_none_of_whose_part_is_known_are_named_as_the_plans_candidates
 
     "any of 2 providers" told the user less than the settings they wrote; the ids the
     plan would have looked at are known without their modules, and "any of" says that
-    which of them could run is not. After named ones, the rest are still counted only.
+    which of them could run is not. (After named ones, see the next test.)
     Failed before (no ``unknown``).
     """
     deadline = Deadline(2.0)
     said = "the 2s deadline for the whole search ran out; not tried: "
     named = not_tried_text(deadline, [], unknown=("exa", "brave"))
     assert named == f"{said}any of 2 providers (exa, brave)"
-    counted = not_tried_text(deadline, ["tavily"], unknown=("exa", "brave"))
-    assert counted == f"{said}tavily, and 2 more"
+
+
+def test_providers_whose_part_is_not_known_after_named_ones_are_named_as_candidates() -> None:
+    """After named providers, the rest are counted and named too, as what it may have tried.
+
+    "tavily, and 2 more" hid which two: the ids are the plan's, known from the settings
+    alone; "maybe" says that whether it would have tried them is not known. Failed before
+    (counted only).
+    """
+    deadline = Deadline(2.0)
+    said = "the 2s deadline for the whole search ran out; not tried: "
+    named = not_tried_text(deadline, ["tavily"], unknown=("exa", "brave"))
+    assert named == f"{said}tavily, and maybe 2 more (exa, brave)"
+
+
+def test_candidates_are_named_up_to_a_width_and_counted_in_full() -> None:
+    """Past :data:`CANDIDATES_NAMED` the list ends with "...": the count says how many.
+
+    The auto chain's plan looks at two dozen providers; named in full, the sentence buried
+    the deadline it is about. Failed before (all named, or none after a named one).
+    """
+    deadline = Deadline(2.0)
+    said = "the 2s deadline for the whole search ran out; not tried: "
+    unknown = SEARCH_PROVIDER_ORDER[1:]
+    shown = ", ".join(unknown[:CANDIDATES_NAMED])
+    after_one = not_tried_text(deadline, SEARCH_PROVIDER_ORDER[:1], unknown=unknown)
+    first = SEARCH_PROVIDER_ORDER[0]
+    assert after_one == f"{said}{first}, and maybe {len(unknown)} more ({shown}, ...)"
+    alone = not_tried_text(deadline, [], unknown=unknown)
+    assert alone == f"{said}any of {len(unknown)} providers ({shown}, ...)"
+    exactly = unknown[:CANDIDATES_NAMED]
+    assert not_tried_text(deadline, [], unknown=exactly).endswith(f"({', '.join(exactly)})")
 
 
 def test_the_import_takes_a_preferred_provider_first() -> None:
