@@ -58,7 +58,7 @@ from .deadline import (
     leave_call,
     store_share,
 )
-from .env_names import report_unknown_variables
+from .env_names import report_unknown_variables, variables_waiting
 from .errors import (
     AllProvidersFailedError,
     ConfigurationError,
@@ -193,7 +193,8 @@ class WebSearch(SearchClosing):
         oauth_refreshers: Mapping[str, TokenRefresher] | None = None,
         **overrides: Unpack[SettingsOverrides],
     ) -> None:
-        report_unknown_variables()  # a mistyped WEBSEARCH_ variable would set nothing
+        # A mistyped WEBSEARCH_ variable would set nothing (of providers imported: below).
+        report_unknown_variables(asks=is_loaded)
         check_client_arguments(settings, session, oauth_refreshers)
         if settings is None:
             settings = Settings(**overrides)
@@ -215,13 +216,15 @@ class WebSearch(SearchClosing):
             refreshers=self._refreshers,
         )
         # A key under a name nothing reads (BRAVE_SEARCH_API_KEY, LangChain's own tool's)
-        # would leave the provider out, silently. Checked here of the providers imported
-        # only: the check reads a provider's module, and a build has no deadline to bound
-        # its import by (a tool's is built at its first call, on the loop: a module whose
+        # would leave the provider out, silently. Both checks ask the providers imported
+        # only: each reads a provider's module, and a build has no deadline to bound its
+        # import by (a tool's is built at its first call, on the loop: a module whose
         # import hung held the loop and the call with no limit). The rest are checked at
         # the first search, after its imports, which end by its deadline.
         report_misnamed_key_variables(self._has_key, asks=is_loaded)
-        self._key_checks_waiting = key_checks_waiting(os.environ, is_loaded)
+        self._checks_waiting = key_checks_waiting(os.environ, is_loaded) or variables_waiting(
+            os.environ, is_loaded
+        )
         """Whether the environment names a provider not imported at the build: checked at
         the first search whose imports end (:meth:`_begin`)."""
         self._session = session
@@ -517,8 +520,9 @@ class WebSearch(SearchClosing):
             raise ImportsOutlastedDeadline(
                 self.settings, searched.provider, deadline, self.credentials
             ) from None
-        if self._key_checks_waiting:  # the plan's providers are imported: no import here
-            self._key_checks_waiting = False
+        if self._checks_waiting:  # the plan's providers are imported: no import here
+            self._checks_waiting = False
+            report_unknown_variables(asks=is_loaded)
             report_misnamed_key_variables(self._has_key, asks=is_loaded)
         return searched, deadline
 

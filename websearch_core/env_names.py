@@ -17,7 +17,7 @@ from .provider_ids import BASE_URL_IDS, SEARCH_PROVIDER_ORDER
 from .said_once import first_time
 from .settings import BASE_URL_SUFFIX, ENV_PREFIX, Settings
 
-__all__ = ["report_unknown_variables", "unknown_variables"]
+__all__ = ["report_unknown_variables", "unknown_variables", "variables_waiting"]
 
 logger = logging.getLogger("websearch_core")
 
@@ -37,12 +37,16 @@ def _known_names() -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(exact), nested
 
 
-def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+def unknown_variables(
+    environ: Mapping[str, str], asks: Callable[[str], bool] | None = None
+) -> list[str]:
     """One sentence for each ``WEBSEARCH_*`` variable in ``environ`` that sets nothing.
 
     Names are compared without regard to case, as the settings read them. A
     ``WEBSEARCH_<ID>_BASE_URL`` with an unknown id is left to the settings, which refuse
-    it by name.
+    it by name. A ``WEBSEARCH_<ID>_..KEY..`` is answered with the variable the provider
+    reads, from its module: one ``asks`` refuses (not imported, at a client's build, which
+    has no deadline to bound the import by) is left out, to be said later.
 
     Example:
         >>> unknown_variables({"WEBSEARCH_TIMEOUT": "30", "WEBSEARCH_PROVIDER": "brave"})
@@ -58,7 +62,10 @@ def unknown_variables(environ: Mapping[str, str]) -> list[str]:
         if upper in exact or upper.startswith(nested) or upper.endswith(BASE_URL_SUFFIX):
             continue
         note = _search_parameter_note(upper)
-        meant = None if note else _key_variable(upper) or _closest(upper, exact)
+        keyed = None if note else _keyed_provider(upper)
+        if keyed is not None and asks is not None and not asks(keyed):
+            continue
+        meant = None if note else _key_variable(keyed) or _closest(upper, exact)
         hint = f"; did you mean {meant}?" if meant else (f"; {note}" if note else "")
         sentences.append(f"{name} sets nothing and is ignored{hint}")
     return sentences
@@ -78,20 +85,47 @@ def _closest(name: str, known: frozenset[str]) -> str | None:
     return f"{ENV_PREFIX}{close[0]}" if close else None
 
 
-def _key_variable(name: str) -> str | None:
-    """For ``WEBSEARCH_BRAVE_API_KEY`` and the like: the variable the provider reads."""
+def _keyed_provider(name: str) -> str | None:
+    """For ``WEBSEARCH_BRAVE_API_KEY`` and the like: the provider named (no module read)."""
     if "KEY" not in name:
         return None
     for provider_id in SEARCH_PROVIDER_ORDER:
         if name.startswith(f"{ENV_PREFIX}{provider_id.upper()}_"):
-            from .providers import get_provider
-
-            env_vars = get_provider(provider_id).info.env_vars
-            return env_vars[0] if env_vars else None
+            return provider_id
     return None
 
 
-def report_unknown_variables(report: Callable[[str], None] | None = None) -> None:
+def _key_variable(provider_id: str | None) -> str | None:
+    """The variable ``provider_id`` reads its key from, from its module; ``None`` for none."""
+    if provider_id is None:
+        return None
+    from .providers import get_provider
+
+    env_vars = get_provider(provider_id).info.env_vars
+    return env_vars[0] if env_vars else None
+
+
+def variables_waiting(environ: Mapping[str, str], asks: Callable[[str], bool]) -> bool:
+    """Whether :func:`unknown_variables` left a variable of ``environ`` out for ``asks``.
+
+    Example:
+        >>> variables_waiting({"WEBSEARCH_BRAVE_KEY": "x"}, lambda _id: False)
+        True
+        >>> variables_waiting({"WEBSEARCH_TIMEOUT": "3"}, lambda _id: False)
+        False
+    """
+    for name in environ:
+        upper = name.upper()
+        if upper.startswith(ENV_PREFIX):
+            keyed = _keyed_provider(upper)
+            if keyed is not None and not asks(keyed):
+                return True
+    return False
+
+
+def report_unknown_variables(
+    report: Callable[[str], None] | None = None, asks: Callable[[str], bool] | None = None
+) -> None:
     """Say each unknown ``WEBSEARCH_*`` variable of the environment, once per process.
 
     A ``WEBSEARCH_BROWSER`` that is neither on nor off is said the same way.
@@ -99,8 +133,9 @@ def report_unknown_variables(report: Callable[[str], None] | None = None) -> Non
     Args:
         report: Where the sentence goes; a warning of the ``websearch_core`` logger by
             default.
+        asks: As for :func:`unknown_variables`.
     """
-    sentences = unknown_variables(os.environ)
+    sentences = unknown_variables(os.environ, asks)
     if any(name.upper().startswith(ENV_PREFIX) for name in os.environ):
         from .browser import browser_setting_problem  # read per call there: checked here once
 
