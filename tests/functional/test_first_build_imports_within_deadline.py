@@ -146,9 +146,7 @@ _SAID_SCRIPT = textwrap.dedent(
 )
 
 
-def test_a_key_nothing_reads_is_said_at_the_first_search_when_its_module_was_not_imported() -> (
-    None
-):
+def test_a_key_nothing_reads_is_said_at_the_first_search_when_its_module_was_not_imported() -> None:
     """The build leaves Brave's key-name checks to the first search, which still says each once.
 
     Failed before: the build imported Brave's module to check ``BRAVE_SEARCH_API_KEY``
@@ -160,8 +158,7 @@ def test_a_key_nothing_reads_is_said_at_the_first_search_when_its_module_was_not
     assert isinstance(found["answer"], str) and "python asyncio" in found["answer"], found
     assert found["searched"] == [
         "WEBSEARCH_BRAVE_API_KEY sets nothing and is ignored; did you mean BRAVE_API_KEY?",
-        "BRAVE_SEARCH_API_KEY is set, but nothing reads it: Brave reads its key from "
-        "BRAVE_API_KEY",
+        "BRAVE_SEARCH_API_KEY is set, but nothing reads it: Brave reads its key from BRAVE_API_KEY",
     ], found
 
 
