@@ -5,15 +5,20 @@ Shared by the key-leak conformance tests: each drives a failure, then asks
 """
 
 import base64
+import html
 import json
 import logging
 import pathlib
+import re
 import sqlite3
 import traceback
 from collections.abc import Iterable
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, unquote
 
-__all__ = ["everything_logged", "failure_texts", "library_logs", "shapes_seen", "stored_texts"]
+__all__ = [
+    "base64_cores",
+    "echo_forms_seen",
+    "everything_logged", "failure_texts", "library_logs", "shapes_seen", "stored_texts"]
 
 RUN_LENGTH = 12
 """The run of a key's characters that counts as a leak, wherever in the key it starts:
@@ -81,3 +86,47 @@ def shapes_seen(key: str, seen: Iterable[str]) -> list[str]:
     """The shapes of ``key`` found, case aside, in any of ``seen`` (none: nothing leaked)."""
     text = "\n".join(seen).lower()
     return sorted(shape for shape in _shapes(key) if shape.lower() in text)
+
+
+_ENDS = r"(?:\.{2,}|\u2026|\*{2,})"
+"""The marks a provider writes between a key's ends when it shows them (``...``, ``…``)."""
+
+
+def base64_cores(key: str) -> set[str]:
+    """The base64 characters that depend on ``key``'s bytes alone, at each byte alignment.
+
+    Inside a longer base64 text (``user:key`` in a Basic header, a JSON body encoded whole)
+    the key starts at a byte offset of 0, 1 or 2 modulo 3, and each gives other characters:
+    the ones whose six bits all come from the key are the same whatever surrounds it.
+    """
+    raw = key.encode()
+    cores: set[str] = set()
+    for shift in range(3):
+        start, end = -(-8 * shift // 6), (8 * shift + 8 * len(raw)) // 6
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            cores.add(encode(b"\0" * shift + raw).decode()[start:end])
+    return cores
+
+
+def _decoded(text: str) -> list[str]:
+    """``text`` and its readings with HTML entities, ``%XX`` and ``\\uXXXX`` decoded."""
+    unicode = re.sub(r"\\u([0-9a-fA-F]{4})", lambda found: chr(int(found[1], 16)), text)
+    views = [text, html.unescape(text), unquote(text), unicode]
+    views.append(html.unescape(unquote(unicode.replace("&amp;", "&"))))
+    return views
+
+
+def echo_forms_seen(key: str, seen: Iterable[str]) -> list[str]:
+    """What of ``key`` shows in ``seen`` in any form an echo may take (none: nothing leaked).
+
+    :func:`shapes_seen` of each text decoded (entities, percent-encoding, JSON escapes),
+    the key's :func:`base64_cores`, and its first and last six characters around an
+    ellipsis (``sk-SEN...5b41d8``): 12 characters of the key, as a run of 12 would be.
+    """
+    texts = list(seen)
+    found = shapes_seen(key, (view for text in texts for view in _decoded(text)))
+    joined = "\n".join(texts)
+    found += sorted(core for core in base64_cores(key) if core in joined)
+    ends = re.compile(re.escape(key[:6]) + _ENDS + re.escape(key[-6:]), re.IGNORECASE)
+    found += [match.group() for match in ends.finditer(joined)]
+    return found
