@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
+from .echo_forms import ENDS_SHOWN, base64_cores, decoded, ends_pattern
+
 __all__ = [
     "CUT_SHORT",
     "MASK",
@@ -240,13 +242,25 @@ class Redactor:
         secrets: Credential values (keys, tokens, passwords, ``user:password`` pairs).
     """
 
-    __slots__ = ("_ascii_probes", "_blocks", "_escaped_probes", "_pattern", "_probes", "_runs")
+    __slots__ = (
+        "_ascii_probes",
+        "_blocks",
+        "_echoes",
+        "_escaped_probes",
+        "_pattern",
+        "_probes",
+        "_runs",
+    )
 
     def __init__(self, secrets: Iterable[str]) -> None:
         values = {secret for secret in secrets if secret and len(secret) >= MIN_SECRET_LENGTH}
         shapes: set[str] = set()
         for value in values:
             shapes |= _variants(value)
+            if _is_token(value):
+                # The base64 a token alone decides at alignment 0: a Basic pair's or a cut
+                # header's too. A part of the whole base64 shape, so no probe is added.
+                shapes.update(base64_cores(value)[:2])
         alternatives = [re.escape(shape) for shape in sorted(shapes, key=len, reverse=True)]
         # A truncated echo: at least PREFIX_LENGTH leading characters of a long secret.
         for value in sorted(values, key=len, reverse=True):
@@ -255,6 +269,7 @@ class Redactor:
         self._pattern = re.compile("|".join(alternatives), re.IGNORECASE) if alternatives else None
         tokens = sorted(value for value in values if _is_token(value))
         self._runs = _RunFinder(tokens) if tokens else None
+        self._echoes = _EchoFinder(tokens) if tokens else None
         heads = {value[:PREFIX_LENGTH] for value in tokens}
         self._blocks = {block for value in tokens for block in _blocks(value)}
         probes = {probe.casefold() for probe in shapes | heads | self._blocks}
@@ -274,11 +289,43 @@ class Redactor:
         return self._pattern is not None
 
     def __call__(self, text: str) -> str:
-        """``text`` with every secret shape masked."""
+        """``text`` with every secret shape masked, the forms of an echoed request too.
+
+        :meth:`in_response`, then what an upstream writes of a request it quotes in a
+        failure (:mod:`websearch_core.echo_forms`): a token by its ends, its base64 at
+        another byte alignment, and every shape read through HTML entities, ``%XX`` and
+        ``\\uXXXX`` escapes, the escaped characters masked where they were written.
+        """
+        masked = self.in_response(text)
+        if self._echoes is None or not masked:
+            return masked
+        spans = self._echoes.spans(masked)
+        reading = decoded(masked)
+        if reading is not None:
+            spans += [reading.source(*span) for span in self._spans(reading.text)]
+        return _masked(masked, spans)
+
+    def in_response(self, text: str) -> str:
+        """``text`` with every shape :meth:`may_hold` probes for masked.
+
+        What a provider's answer is cleaned with: its results are documents the provider
+        found, written before the request, so they hold a key only as a user pasted it
+        somewhere, never in the forms a server writes of the request it is answering;
+        the failure path (errors, their log lines) masks those too (:meth:`__call__`).
+        """
         if self._pattern is None or not text:
             return text
         masked = self._pattern.sub(MASK, text)
-        return masked if self._runs is None else self._runs.mask(masked)
+        return masked if self._runs is None else _masked(masked, self._runs.spans(masked))
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        """Where in ``text`` :meth:`__call__` finds a secret, escapes aside."""
+        spans = [found.span() for found in self._pattern.finditer(text)] if self._pattern else []
+        if self._runs is not None:
+            spans += self._runs.spans(text)
+        if self._echoes is not None:
+            spans += self._echoes.spans(text)
+        return spans
 
     def may_hold(self, text: str, encoded: bytes | None = None) -> bool:
         """``False`` only when ``text`` holds no secret shape (``True`` may be a false alarm).
@@ -393,8 +440,8 @@ class _RunFinder:
         ordered = sorted(self._at, key=len, reverse=True)
         self._seed = re.compile("|".join(map(re.escape, ordered)), re.IGNORECASE)
 
-    def mask(self, text: str) -> str:
-        """``text`` with each run of :data:`RUN_LENGTH` or more token characters as ``***``."""
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where each run of :data:`RUN_LENGTH` or more token characters is in ``text``."""
         spans: list[tuple[int, int]] = []
         for found in self._seed.finditer(text):
             block = _as_letters(found.group()).lower()
@@ -402,17 +449,54 @@ class _RunFinder:
                 span = _grown(text, found.start(), found.end(), token, offset)
                 if span[1] - span[0] >= RUN_LENGTH:
                     spans.append(span)
-        if not spans:
-            return text
-        pieces: list[str] = []
-        done = 0
-        for start, end in sorted(spans):
-            if end <= done:
-                continue
-            if start >= done:
-                pieces.extend([text[done:start], MASK])
-            done = end
-        return "".join([*pieces, text[done:]])
+        return spans
+
+
+class _EchoFinder:
+    """Finds the forms of tokens only an echoed request holds (see :meth:`Redactor.__call__`).
+
+    A token's base64 at byte alignments 1 and 2 (matched case-sensitively, as base64 is
+    read), and the token shown by its ends with :data:`ENDS_SHOWN` or more of its
+    characters (``sk-abc...9xyz``).
+
+    Args:
+        tokens: The secrets matched by prefix (:func:`_is_token`).
+    """
+
+    __slots__ = ("_cores", "_ends")
+
+    def __init__(self, tokens: Iterable[str]) -> None:
+        cores = {core for token in tokens for core in base64_cores(token)[2:]}
+        ordered = sorted(cores, key=len, reverse=True)
+        self._cores = re.compile("|".join(map(re.escape, ordered)))
+        self._ends = [re.compile(ends_pattern(token), re.IGNORECASE) for token in tokens]
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where each such form is in ``text``."""
+        spans = [found.span() for found in self._cores.finditer(text)]
+        if ".." in text or "**" in text or "\u2026" in text or "\u2022" in text:
+            for pattern in self._ends:
+                spans += [
+                    found.span()
+                    for found in pattern.finditer(text)
+                    if len(found["head"] or "") + len(found["tail"]) >= ENDS_SHOWN
+                ]
+        return spans
+
+
+def _masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` (overlapping ones as one) replaced by ``***``."""
+    if not spans:
+        return text
+    pieces: list[str] = []
+    done = 0
+    for start, end in sorted(spans):
+        if end <= done:
+            continue
+        if start >= done:
+            pieces.extend([text[done:start], MASK])
+        done = end
+    return "".join([*pieces, text[done:]])
 
 
 def _grown(text: str, start: int, end: int, token: str, offset: int) -> tuple[int, int]:

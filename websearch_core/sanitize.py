@@ -194,7 +194,7 @@ class _TextCleaner:
     __slots__ = ("_mask",)
 
     def __init__(self, redactor: Redactor | None) -> None:
-        self._mask: Callable[[str], str] = redactor if redactor else _same
+        self._mask: Callable[[str], str] = redactor.in_response if redactor else _same
 
     def line(self, text: str) -> str:
         """One-line text (titles, dates, names)."""
