@@ -148,9 +148,11 @@ def base64_cores(secret: str) -> tuple[str, ...]:
 def ends_pattern(secret: str) -> str:
     """A pattern for ``secret`` shown by its ends: some head, a mark, some tail.
 
-    The head (group ``head``, maybe absent) is the secret's first characters and the tail
-    (group ``tail``) its last ones, each at most :data:`_MOST_SHOWN`; neither may go on
-    into a longer word. Whether enough is shown (:data:`ENDS_SHOWN`) is the caller's to ask
+    The head (group ``head``) is the secret's first characters and the tail (group
+    ``tail``) its last ones, one or more and at most :data:`_MOST_SHOWN` each; neither may
+    go on into a longer word. A tail alone (``...5b41d8``) is not taken: a key's inside
+    may be a word (the simulator's ``sim-key-perplexity``), and ``...perplexity`` is
+    ordinary text; with the key's first character before the mark it is not. Whether enough is shown (:data:`ENDS_SHOWN`) is the caller's to ask
     of the groups' lengths.
 
     Example:
@@ -164,6 +166,6 @@ def ends_pattern(secret: str) -> str:
     growing += ")?" * (len(head) - 1)
     shrinking = "(?:" * (len(tail) - 1) + ")?".join(map(re.escape, tail))
     return (
-        rf"(?:(?<![A-Za-z0-9])(?P<head>{growing}))?{_MARKS}"
+        rf"(?<![A-Za-z0-9])(?P<head>{growing}){_MARKS}"
         rf"(?P<tail>{shrinking})(?![A-Za-z0-9])"
     )

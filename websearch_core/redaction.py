@@ -296,14 +296,13 @@ class Redactor:
         another byte alignment, and every shape read through HTML entities, ``%XX`` and
         ``\\uXXXX`` escapes, the escaped characters masked where they were written.
         """
-        masked = self.in_response(text)
-        if self._echoes is None or not masked:
-            return masked
-        spans = self._echoes.spans(masked)
-        reading = decoded(masked)
+        if self._echoes is None or not text:
+            return self.in_response(text)
+        spans = self._spans(text)
+        reading = decoded(text)
         if reading is not None:
             spans += [reading.source(*span) for span in self._spans(reading.text)]
-        return _masked(masked, spans)
+        return _masked(text, spans, joined=True)
 
     def in_response(self, text: str) -> str:
         """``text`` with every shape :meth:`may_hold` probes for masked.
@@ -484,17 +483,24 @@ class _EchoFinder:
         return spans
 
 
-def _masked(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with each of ``spans`` (overlapping ones as one) replaced by ``***``."""
+def _masked(text: str, spans: list[tuple[int, int]], *, joined: bool = False) -> str:
+    """``text`` with each of ``spans`` (overlapping ones as one) replaced by ``***``.
+
+    Args:
+        text: The text to mask.
+        spans: Where the secrets are.
+        joined: Whether spans that touch are one too: an escaped head and a plain tail of
+            one key are found apart, and ``******`` would say where they met.
+    """
     if not spans:
         return text
     pieces: list[str] = []
-    done = 0
+    done = -1
     for start, end in sorted(spans):
         if end <= done:
             continue
-        if start >= done:
-            pieces.extend([text[done:start], MASK])
+        if start > done or (start == done and not joined):
+            pieces.extend([text[max(done, 0) : start], MASK])
         done = end
     return "".join([*pieces, text[done:]])
 
