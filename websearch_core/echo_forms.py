@@ -16,7 +16,7 @@ import base64
 import re
 from html.entities import html5
 
-__all__ = ["DecodedText", "ENDS_SHOWN", "base64_cores", "decoded", "ends_pattern"]
+__all__ = ["ENDS_SHOWN", "DecodedText", "base64_cores", "decoded", "ends_pattern"]
 
 DECODE_LAYERS = 3
 """How many escapes deep a character is read (``&amp;#45;`` is two; ``%2526`` two):
@@ -152,8 +152,8 @@ def ends_pattern(secret: str) -> str:
     ``tail``) its last ones, one or more and at most :data:`_MOST_SHOWN` each; neither may
     go on into a longer word. A tail alone (``...5b41d8``) is not taken: a key's inside
     may be a word (the simulator's ``sim-key-perplexity``), and ``...perplexity`` is
-    ordinary text; with the key's first character before the mark it is not. Whether enough is shown (:data:`ENDS_SHOWN`) is the caller's to ask
-    of the groups' lengths.
+    ordinary text; with the key's first character before the mark it is not. Whether
+    enough is shown (:data:`ENDS_SHOWN`) is the caller's to ask of the groups' lengths.
 
     Example:
         >>> found = re.search(ends_pattern("sk-abcdef0123456789"), "key sk-ab...789 is wrong")

@@ -289,12 +289,12 @@ class Redactor:
         return self._pattern is not None
 
     def __call__(self, text: str) -> str:
-        """``text`` with every secret shape masked, the forms of an echoed request too.
+        r"""``text`` with every secret shape masked, the forms of an echoed request too.
 
         :meth:`in_response`, then what an upstream writes of a request it quotes in a
         failure (:mod:`websearch_core.echo_forms`): a token by its ends, its base64 at
         another byte alignment, and every shape read through HTML entities, ``%XX`` and
-        ``\\uXXXX`` escapes, the escaped characters masked where they were written.
+        ``\uXXXX`` escapes, the escaped characters masked where they were written.
         """
         if self._echoes is None or not text:
             return self.in_response(text)

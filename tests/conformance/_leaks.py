@@ -18,7 +18,12 @@ from urllib.parse import quote, quote_plus, unquote
 __all__ = [
     "base64_cores",
     "echo_forms_seen",
-    "everything_logged", "failure_texts", "library_logs", "shapes_seen", "stored_texts"]
+    "everything_logged",
+    "failure_texts",
+    "library_logs",
+    "shapes_seen",
+    "stored_texts",
+]
 
 RUN_LENGTH = 12
 """The run of a key's characters that counts as a leak, wherever in the key it starts:

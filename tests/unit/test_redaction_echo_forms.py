@@ -57,8 +57,9 @@ def test_a_cut_escaped_key_is_masked_as_a_cut_key_is() -> None:
 def test_the_key_s_base64_at_every_alignment_inside_longer_base64_is_masked(
     before: str, urlsafe: bool
 ) -> None:
-    """``Basic`` of ``user:key`` for any user, and a body encoded whole (before: only the
-    alignment of the key's own base64 was found)."""
+    """``Basic`` of ``user:key`` for any user, and a body encoded whole. The cases ``""``
+    and ``us:`` (the key at byte 0 of a group) are guards: the key's own base64 shape,
+    masked before, is found there; the other alignments failed before."""
     encode = base64.urlsafe_b64encode if urlsafe else base64.b64encode
     echo = encode(f'{before}{KEY}", "q": "x"}}'.encode()).decode()
     masked = Redactor([KEY])(f"auth {echo} rejected")
@@ -124,7 +125,10 @@ def test_responses_keep_the_response_mask() -> None:
 
 def _capture_texts() -> list[tuple[str, str]]:
     found = sorted(path for path in FIXTURES.rglob("*") if path.is_file())
-    return [(str(path.relative_to(FIXTURES)), path.read_bytes().decode("utf-8", "replace")) for path in found]
+    return [
+        (str(path.relative_to(FIXTURES)), path.read_bytes().decode("utf-8", "replace"))
+        for path in found
+    ]
 
 
 def test_guard_no_real_capture_changes_under_the_failure_mask() -> None:
