@@ -8,17 +8,17 @@ Tests not named ``guard`` failed before the change that added these forms.
 """
 
 import base64
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHARED_FIXTURES
 from websearch_core.echo_forms import base64_cores
 from websearch_core.redaction import Redactor
 
 KEY = "sk-SENTINEL-zai-7f3a9c2e5b41d8"
 WORDY = "sim-key-perplexity"
 """A key whose inside is a word: its pieces must not turn ``perplexity`` into ``***``."""
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
+FIXTURES = SHARED_FIXTURES
 
 
 def _every(key: str, form: str) -> str:
