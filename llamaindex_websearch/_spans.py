@@ -15,20 +15,18 @@ from typing import Any, cast
 
 from llama_index.core.tools import FunctionTool, ToolOutput
 
-__all__ = ["function_tool_acall", "function_tool_call", "sign_spanned_methods"]
+__all__ = ["function_tool_acall", "function_tool_call", "sign_spanned_methods", "without_span"]
 
 
-def _without_span(method: Callable[..., Any]) -> Callable[..., Any]:
+def without_span(method: Callable[..., Any]) -> Callable[..., Any]:
     """The function a span decorator wraps (``method`` itself if it is not wrapped)."""
     return cast("Callable[..., Any]", getattr(method, "__wrapped__", method))
 
 
-function_tool_call = cast("Callable[..., ToolOutput]", _without_span(FunctionTool.call))
+function_tool_call = cast("Callable[..., ToolOutput]", without_span(FunctionTool.call))
 """``FunctionTool.call(self, *args, **kwargs)`` with no span of its own."""
 
-function_tool_acall = cast(
-    "Callable[..., Awaitable[ToolOutput]]", _without_span(FunctionTool.acall)
-)
+function_tool_acall = cast("Callable[..., Awaitable[ToolOutput]]", without_span(FunctionTool.acall))
 """``FunctionTool.acall(self, *args, **kwargs)`` with no span of its own."""
 
 
@@ -41,5 +39,5 @@ def sign_spanned_methods(cls: type, *names: str) -> None:
     The signature is the function's own, so span handlers see exactly what they saw.
     """
     for name in names:
-        function = _without_span(cls.__dict__[name])
+        function = without_span(cls.__dict__[name])
         function.__signature__ = inspect.signature(function)  # type: ignore[attr-defined]

@@ -16,12 +16,12 @@ order). The answer node, when asked for, scores 1.0 and comes first. Scores from
 searches are not comparable beyond their order.
 """
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, cast
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
-from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
 from pydantic import ConfigDict, Field, ValidationError
 
 from websearch_core import (
@@ -41,6 +41,9 @@ from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import renamed_arguments
 from websearch_core.tool_json_arguments import retriever_query
+
+from ._retrieve_calls import NO_QUERY, called_query
+from ._spans import without_span
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -62,6 +65,18 @@ _CONFIG_OPTIONS = frozenset({"settings", "api_keys", "provider", "timeout_second
 """The options the retriever's config checks as its fields (refused as ``ValidationError``)."""
 _CHECKED = {CHECKED_ALREADY: True}
 """The config's validation context: :func:`_refuse_given_options` checked the other options."""
+_BUILT_WITH = ("k", "include_answer", "include_content", "recency")
+"""The options a ``retrieve`` call's keyword may be meant as: each is given when built."""
+_base_retrieve = cast(
+    "Callable[[BaseRetriever, QueryType], list[NodeWithScore]]",
+    without_span(BaseRetriever.retrieve),
+)
+"""``BaseRetriever.retrieve`` with no span of its own (the override's span covers the call)."""
+_base_aretrieve = cast(
+    "Callable[[BaseRetriever, QueryType], Awaitable[list[NodeWithScore]]]",
+    without_span(BaseRetriever.aretrieve),
+)
+"""``BaseRetriever.aretrieve`` with no span of its own."""
 
 
 class _RetrieverConfig(ClientOptions):
@@ -178,6 +193,34 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
     def include_content(self) -> bool:
         """Whether nodes hold the results' page text rather than their snippets."""
         return self._config.include_content
+
+    def retrieve(
+        self, str_or_query_bundle: QueryType = NO_QUERY, *args: object, **kwargs: object
+    ) -> list[NodeWithScore]:
+        """Retrieve the nodes for a query (a text or a ``QueryBundle``), as LlamaIndex's do.
+
+        The call is read first (:mod:`llamaindex_websearch._retrieve_calls`): LlamaIndex's
+        span binds it to ``retrieve(str_or_query_bundle)`` and its event refuses a wrong
+        query in its own model's words, neither naming this retriever.
+
+        Raises:
+            CallTypeError: No query, or anything besides it (a ``TypeError``).
+            pydantic.ValidationError: The query is not a text, or is blank or too long.
+        """
+        query = called_query(f"{_OWNER}.retrieve", str_or_query_bundle, args, kwargs, _BUILT_WITH)
+        return _base_retrieve(self, query)
+
+    async def aretrieve(
+        self, str_or_query_bundle: QueryType = NO_QUERY, *args: object, **kwargs: object
+    ) -> list[NodeWithScore]:
+        """:meth:`retrieve` on the running loop, reusing the retriever's HTTP session.
+
+        Raises:
+            CallTypeError: No query, or anything besides it (a ``TypeError``).
+            pydantic.ValidationError: The query is not a text, or is blank or too long.
+        """
+        query = called_query(f"{_OWNER}.aretrieve", str_or_query_bundle, args, kwargs, _BUILT_WITH)
+        return await _base_aretrieve(self, query)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Search from synchronous code (on its own loop and HTTP session).
