@@ -1400,9 +1400,20 @@ def _given(field: str, detail: ErrorDetails) -> str:
     return f", got {given!r}"
 
 
+_DOCUMENT_LIBRARIES = ("pypdf", "trafilatura", "readability", "htmldate", "courlan")
+"""The libraries ``fetch`` reads pages with, whose warnings say again what its error says.
+
+``websearch fetch`` of a PDF it cannot read printed pypdf's own records above its line
+(``invalid pdf header: b'<html'``, ``EOF marker not found``): Python's last-resort handler
+prints any warning of a logger with no handler. They go where the core's records go.
+"""
+
+
 @contextlib.contextmanager
 def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Iterator[None]:
     """Route the core's log records to stderr with ``--verbose``, else its warnings that matter.
+
+    The document libraries' records (:data:`_DOCUMENT_LIBRARIES`) go the same way.
 
     Without a handler Python's last-resort handler would print every provider warning,
     which duplicates the failure text the command prints itself. Two kinds of warning are
@@ -1411,6 +1422,7 @@ def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Ite
     force) and the credential store's (one other users can read).
     """
     logger = logging.getLogger("websearch_core")
+    documents = [logging.getLogger(name) for name in _DOCUMENT_LIBRARIES]
     handler: logging.Handler
     loud: list[logging.Logger] = []
     if verbose:
@@ -1428,6 +1440,8 @@ def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Ite
         named.addHandler(warnings_handler)
     previous_level = logger.level
     logger.addHandler(handler)
+    for library in documents:
+        library.addHandler(handler)
     if verbose:
         logger.setLevel(logging.INFO)
     try:
@@ -1435,6 +1449,8 @@ def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Ite
     finally:
         logger.removeHandler(handler)
         logger.setLevel(previous_level)
+        for library in documents:
+            library.removeHandler(handler)
         for named in loud:
             named.removeHandler(warnings_handler)
 
