@@ -129,7 +129,13 @@ _KINDS: dict[str, Kind] = {
     "text/csv": "data",
     "text/tab-separated-values": "data",
     "application/pdf": "pdf",
+    "application/x-pdf": "pdf",  # the name PDF had before its registration, still sent
 }
+_SNIFFED = frozenset({"application/octet-stream", "binary/octet-stream"})
+"""Types that say only "bytes": a server's default for a file of no known type (a PDF
+uploaded to object storage without one), read when the body begins as a PDF does and
+refused as before otherwise (once read: only the body says which it is)."""
+_PDF_HEAD = "%PDF-"
 _DATA_SUFFIXES = ("+json", "+xml")
 """``application/`` types in a textual syntax (RFC 6839): ``rss+xml``, ``atom+xml``,
 ``ld+json``, ``geo+json``... Binary types (images, archives, media) stay refused."""
@@ -430,6 +436,8 @@ class PageFetcher:
 
     async def _content(self, body: _Body) -> PageContent:
         kind = _kind(body)
+        if kind is None:  # bytes that are not a PDF
+            raise _unsupported(body.url, body.content_type.split(";", 1)[0].strip().lower())
         try:
             if kind == "pdf":
                 page = await asyncio.to_thread(pdf_content, body.data, body.url)
@@ -534,12 +542,8 @@ class PageFetcher:
             )
         content_type = response.headers.get("Content-Type", "")
         media = content_type.split(";", 1)[0].strip().lower()
-        if media and _media_kind(media) is None:
-            raise FetchRefusedError(
-                current,
-                f"unsupported content type {media} (HTML, text, JSON, XML, CSV and PDF only)",
-                "content_type",
-            )
+        if media and _media_kind(media) is None and media not in _SNIFFED:
+            raise _unsupported(current, media)
         cap = self.options.max_bytes
         if response.content_length is not None and response.content_length > cap:
             raise FetchRefusedError(
@@ -890,15 +894,33 @@ def _as_http(url: str) -> str:
     return urlunsplit(parts._replace(scheme=scheme))
 
 
-def _kind(body: _Body) -> Kind:
-    kind = _media_kind(body.content_type.split(";", 1)[0].strip().lower())
+def _unsupported(url: str, media: str) -> FetchRefusedError:
+    """The refusal of a body of a type the fetcher does not read."""
+    reason = f"unsupported content type {media} (HTML, text, JSON, XML, CSV and PDF only)"
+    return FetchRefusedError(url, reason, "content_type")
+
+
+def _kind(body: _Body) -> Kind | None:
+    """How the body is read: by its media type, else by its first bytes.
+
+    A PDF typed as bytes (``application/octet-stream``) or as text (a server that types
+    every unknown file ``text/plain``) was refused, or printed as its raw bytes: a body
+    that begins as a PDF does is read as one whatever its type says text or bytes.
+
+    Returns:
+        ``None`` for bytes (:data:`_SNIFFED`) that are not a PDF: refused.
+    """
+    media = body.content_type.split(";", 1)[0].strip().lower()
+    kind = _media_kind(media)
     if kind == "data" and _XHTML_ROOT.match(_head_text(body.data[:1024])):
         return "html"
+    if kind in ("text", None) and _head_text(body.data[:1024]).lstrip().startswith(_PDF_HEAD):
+        return "pdf"
     if kind is not None:
         return kind
+    if media in _SNIFFED:
+        return None
     head = _head_text(body.data[:1024]).lstrip()
-    if head.startswith("%PDF-"):
-        return "pdf"
     if head.startswith("<"):
         return "html"
     return "text"
