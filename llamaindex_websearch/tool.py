@@ -38,6 +38,7 @@ from ._options import (
 )
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
+from ._spec_functions import check_tool_list_arguments
 
 if TYPE_CHECKING:
     # The client (its providers, transport and filters) loads when a tool is built, not
@@ -54,6 +55,8 @@ __all__ = [
 ]
 
 TOOL_NAME = "web_search"
+_SPEC_FUNCTIONS = ("web_search", "aweb_search")
+"""The spec's functions, the names ``to_tool_list`` may be given."""
 
 
 class WebSearchArgs(ToolArguments):
@@ -288,6 +291,12 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         spec_functions: list[SPEC_FUNCTION_TYPE] | None = None,
         func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
     ) -> list[WebSearchFunctionTool]:
+        check_tool_list_arguments(
+            "WebSearchToolSpec.to_tool_list",
+            _SPEC_FUNCTIONS,
+            spec_functions,
+            func_to_metadata_mapping,
+        )
         mapping = {"web_search": web_search_metadata(), **(func_to_metadata_mapping or {})}
         wrapped = []
         for tool in super().to_tool_list(spec_functions, mapping):
