@@ -79,9 +79,35 @@ def _search_params(
     JSON text and dropped its limit; now it reads it as the tools do
     (:mod:`websearch_core.tool_json_arguments`), checked by the same argument model.
 
+    A number given as text (``web_search("q", limit="5")``) is refused in the words
+    ``WebSearch.run`` uses for it, ``got the text '5': write the number itself, limit=5``,
+    not pydantic's ``Input should be a valid integer`` alone.
+
     Raises:
         pydantic.ValidationError: An argument is out of range, unknown, or given twice.
     """
+    try:
+        return _checked_search_params(
+            query, recency, limit, max_tokens, temperature, num_search_results
+        )
+    except ValidationError as error:
+        from websearch_core.number_inputs import numbers_given_as_text  # only when refused
+
+        rewritten = numbers_given_as_text(error)
+        if rewritten is None:
+            raise
+        raise rewritten from None
+
+
+def _checked_search_params(
+    query: str,
+    recency: Recency | None,
+    limit: int | None,
+    max_tokens: int | None,
+    temperature: float | None,
+    num_search_results: int | None,
+) -> SearchParams:
+    """:func:`_search_params`'s request, as the search's own check words its refusals."""
     if arguments_in_query(query) is None:  # nearly every query: no validation added
         return tool_search_params(
             query, recency, limit, max_tokens, temperature, num_search_results
