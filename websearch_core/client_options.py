@@ -195,6 +195,16 @@ class ClientOptions(BaseModel):
             built._refuse_client_beside_options()  # the after-validator ran without them
         return built
 
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _one_provider(cls, value: object) -> object:
+        from .provider_ids import several_for_one_message
+
+        several = several_for_one_message(value)  # a list, where providers takes one
+        if several is not None:
+            raise ValueError(several)
+        return value
+
     @field_validator("provider")
     @classmethod
     def _known_provider(cls, value: str | None) -> str | None:

@@ -116,6 +116,32 @@ def unknown_one_provider_message(given: str, aliases: Mapping[str, str] | None =
     )
 
 
+def several_for_one_message(value: object) -> str | None:
+    """What to say of a list given to a setting that takes one provider id, else ``None``.
+
+    ``WebSearch(provider=["brave", "duckduckgo"])`` was refused as pydantic's ``Input should
+    be a valid string`` alone, where the same ids written ``"brave,duckduckgo"`` are pointed
+    to the ``providers`` setting (:func:`unknown_one_provider_message`); now both are.
+
+    Example:
+        >>> print(several_for_one_message(["brave", "tavily"]))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        takes one provider id, not a list: to ask brave, then tavily, list them in the
+        providers setting (providers=['brave', 'tavily'], or WEBSEARCH_PROVIDERS=brave,tavily)
+        >>> several_for_one_message("brave") is None
+        True
+    """
+    if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
+        return None
+    ids = [item.strip().lower() for item in value if item.strip()]
+    if len(ids) == 1:
+        return f"takes one provider id, not a list: write provider={ids[0]!r}"
+    return (
+        f"takes one provider id, not a list: to ask {', then '.join(ids)}, list them "
+        f"in the providers setting (providers={ids!r}, or WEBSEARCH_PROVIDERS={','.join(ids)})"
+    )
+
+
 def preferred_provider(value: str | None) -> str | None:
     """A preferred-provider option read as the settings read it: an id, or ``None`` for auto.
 

@@ -86,6 +86,7 @@ from .provider_ids import (
     KEY_IDS,
     SEARCH_PROVIDER_ORDER,
     preferred_provider,
+    several_for_one_message,
     unknown_ids,
     unknown_ids_message,
     unknown_list_ids_message,
@@ -957,6 +958,14 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
         from .quota import Rate
 
         return _each_entry(value, Rate.parse)
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _one_provider(cls, value: Any) -> Any:
+        several = several_for_one_message(value)  # a list, where providers takes one
+        if several is not None:
+            raise ValueError(several)
+        return value
 
     @field_validator("provider")
     @classmethod
