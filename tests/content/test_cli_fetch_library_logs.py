@@ -2,8 +2,9 @@
 
 With no handler on pypdf's logger, Python's last-resort handler printed its warnings to
 stderr above the command's own line (``invalid pdf header: b'<html'``, ``EOF marker not
-found``). Run in a fresh interpreter: pytest's own log capture, a handler on the root
-logger, would keep the last-resort handler from printing here.
+found``), and a page served as a PDF is said to be none. Run in a fresh interpreter:
+pytest's own log capture, a handler on the root logger, would keep the last-resort handler
+from printing here.
 """
 
 import os
@@ -47,11 +48,10 @@ def _fetch(url: str, home: Path, *flags: str) -> subprocess.CompletedProcess[str
     )
 
 
-@pytest.mark.parametrize("path", ["/login.pdf", "/cut.pdf"])
 def test_an_unreadable_pdf_prints_the_commands_line_alone(
-    server: PageServer, tmp_path: Path, path: str
+    server: PageServer, tmp_path: Path
 ) -> None:
-    url = server.url(path)
+    url = server.url("/cut.pdf")
     completed = _fetch(url, tmp_path)
     assert completed.returncode == 1
     assert completed.stderr.splitlines() == [
@@ -59,9 +59,20 @@ def test_an_unreadable_pdf_prints_the_commands_line_alone(
     ]
 
 
+def test_a_page_typed_as_a_pdf_is_said_to_be_no_pdf(server: PageServer, tmp_path: Path) -> None:
+    # pypdf is not asked: the body has no PDF header (it printed 'invalid pdf header' too).
+    url = server.url("/login.pdf")
+    completed = _fetch(url, tmp_path)
+    assert completed.returncode == 1
+    assert completed.stderr.splitlines() == [
+        f"websearch: cannot fetch {url}: the body is not a PDF: it has no %PDF- header, it "
+        "begins as an HTML or XML document"
+    ]
+
+
 def test_verbose_shows_pypdfs_records_as_the_cores(server: PageServer, tmp_path: Path) -> None:
     # --verbose still shows them, now worded as the core's own (they had no prefix).
-    url = server.url("/login.pdf")
+    url = server.url("/cut.pdf")
     lines = _fetch(url, tmp_path, "--verbose").stderr.splitlines()
-    assert "websearch: invalid pdf header: b'<html'" in lines
+    assert "websearch: EOF marker not found" in lines
     assert lines[-1] == f"websearch: cannot fetch {url}: the PDF could not be read (PdfStreamError)"

@@ -11,7 +11,7 @@ import pytest
 from tests.content._pdf import text_pdf
 from tests.content._server import PageServer
 from websearch_core import WebSearch
-from websearch_core.content import FetchRefusedError
+from websearch_core.content import FetchFailedError, FetchRefusedError
 
 PDF = text_pdf(["Quarterly report.", "Revenue grew."], title="Report", author="Ann Lee")
 
@@ -61,3 +61,33 @@ async def test_guard_plain_text_stays_text(ws: WebSearch, server: PageServer) ->
         "text/plain",
         "Notes.\n%PDF-1.7 begins every PDF file.",
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b"<!doctype html><html><p>Sign in to read this paper.</p></html>", "an HTML or XML"),
+        (b"\x89PNG\r\n\x1a\n an image", "something else"),
+    ],
+)
+async def test_a_body_typed_as_a_pdf_that_is_none_says_so(
+    ws: WebSearch, server: PageServer, body: bytes, said: str
+) -> None:
+    # It read "the PDF could not be read (PdfStreamError)", as if a broken PDF had come.
+    server.page("/paper.pdf", body, "application/pdf")
+    with pytest.raises(FetchFailedError) as caught:
+        await _fetch(ws, server.url("/paper.pdf"))
+    assert caught.value.reason == (
+        f"the body is not a PDF: it has no %PDF- header, it begins as {said} document"
+        if said == "an HTML or XML"
+        else f"the body is not a PDF: it has no %PDF- header, it begins as {said}"
+    )
+
+
+async def test_guard_a_header_after_other_bytes_is_still_read(
+    ws: WebSearch, server: PageServer
+) -> None:
+    """Guard: a PDF whose header follows a few other bytes is read as before."""
+    server.page("/late.pdf", b"\r\n" + PDF, "application/pdf")
+    page = await ws.fetch(server.url("/late.pdf"), allow_private_addresses=True, use_browser=False)
+    assert page.text == "Quarterly report.\nRevenue grew."

@@ -22,6 +22,10 @@ _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
 _TITLE_SCAN_CHARS = 65536
 """A feed's own title comes before its items; no need to look further."""
 _BACKTICKS = re.compile(r"`{3,}")
+_PDF_HEADER = b"%PDF-"
+_HEADER_SCAN_BYTES = 1024
+"""How far into a file its PDF header may come: other bytes may precede it, and readers
+accept it within the first kilobyte."""
 
 
 def pdf_content(data: bytes, url: str | None = None) -> PageContent:
@@ -39,7 +43,15 @@ def pdf_content(data: bytes, url: str | None = None) -> PageContent:
 
     Raises:
         ValueError: The bytes are not a readable PDF, or it is encrypted with a password.
+            Bytes with no PDF header say so, and what they begin as: a sign-in page or an
+            error page served under ``application/pdf`` was "the PDF could not be read
+            (PdfStreamError)", as if a PDF had come, broken.
     """
+    if _PDF_HEADER not in data[:_HEADER_SCAN_BYTES]:
+        if not data.strip():
+            raise ValueError("the body is empty, not a PDF")
+        begins = "an HTML or XML document" if data.lstrip()[:1] == b"<" else "something else"
+        raise ValueError(f"the body is not a PDF: it has no %PDF- header, it begins as {begins}")
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError, PyPdfError
 
