@@ -53,9 +53,17 @@ may be a word the text holds (``sim-key-perplexity``'s ``perplexity`` is ten). T
 four characters a provider prints as a hint (``sk-...wxyz``) stay: four characters are
 ordinary text too often to mask."""
 BLOCK_LENGTH = RUN_LENGTH // 2
-"""The blocks a token is cut into, at multiples of this length, to find its runs: every
-run of :data:`RUN_LENGTH` characters holds a whole block, so a search for the blocks (a
-few per key, not one pattern per starting place) finds each run, then grown to its ends."""
+"""The length of the blocks a token is cut into to find its runs: a search for the blocks
+(a few per key, not one pattern per starting place) finds each run, then grown to its
+ends. Each block is one substring search over every answer (:meth:`Redactor.may_hold`),
+so the fewer blocks the better, as long as every run holds a whole one."""
+BLOCK_STRIDE = RUN_LENGTH - BLOCK_LENGTH + 1
+"""How far apart the blocks start (7): the widest spacing at which every run of
+:data:`RUN_LENGTH` characters still holds a whole block. A run starting at ``r`` holds the
+block starting at ``p`` when ``r <= p <= r + RUN_LENGTH - BLOCK_LENGTH``: that is
+``BLOCK_STRIDE`` starting places in a row, and one of them is a multiple of the stride (a
+block ending by the run's end ends inside the token). One more and the run from 1 to 13
+holds none. A 32-character key has 4 blocks at this stride, where 6 apart made 5."""
 _ASCII_LOOKALIKES = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
 """The only non-ASCII characters a case-insensitive match takes for an ASCII one (``İ`` and
 dotless ``ı`` for ``i``, long ``ſ`` for ``s``, the Kelvin sign for ``k``), each with the
@@ -398,15 +406,24 @@ def _is_token(value: str) -> bool:
     return not any(char.isspace() for char in value)
 
 
-def _blocks(token: str) -> list[str]:
-    """``token``'s whole :data:`BLOCK_LENGTH` blocks, cut at multiples of that length.
+def _block_starts(token: str) -> range:
+    """Where ``token``'s whole :data:`BLOCK_LENGTH` blocks start: every :data:`BLOCK_STRIDE`.
 
     Example:
-        >>> _blocks("abcdef012345XYZ")
-        ['abcdef', '012345']
+        >>> list(_block_starts("abcdef0123456XYZ"))
+        [0, 7]
     """
-    last = len(token) - BLOCK_LENGTH
-    return [token[start : start + BLOCK_LENGTH] for start in range(0, last + 1, BLOCK_LENGTH)]
+    return range(0, len(token) - BLOCK_LENGTH + 1, BLOCK_STRIDE)
+
+
+def _blocks(token: str) -> list[str]:
+    """``token``'s whole :data:`BLOCK_LENGTH` blocks, at :func:`_block_starts`.
+
+    Example:
+        >>> _blocks("abcdef0123456XYZ")
+        ['abcdef', '123456']
+    """
+    return [token[start : start + BLOCK_LENGTH] for start in _block_starts(token)]
 
 
 def _same(shown: str, secret: str) -> bool:
@@ -434,8 +451,9 @@ class _RunFinder:
     def __init__(self, tokens: Iterable[str]) -> None:
         self._at: dict[str, list[tuple[str, int]]] = {}
         for token in tokens:
-            for index, block in enumerate(_blocks(token)):
-                self._at.setdefault(block.lower(), []).append((token, index * BLOCK_LENGTH))
+            for start in _block_starts(token):
+                block = token[start : start + BLOCK_LENGTH]
+                self._at.setdefault(block.lower(), []).append((token, start))
         ordered = sorted(self._at, key=len, reverse=True)
         self._seed = re.compile("|".join(map(re.escape, ordered)), re.IGNORECASE)
 
