@@ -168,7 +168,8 @@ class ProviderContext:
         union of their settings': a context whose settings trust no gateway sent a sign-in
         through one another context trusted. So the context holds the transport as its own
         settings trust it (:meth:`~websearch_core.transport.Transport.trusting`): the same
-        one when it trusts them already (the client's), else a copy of its own.
+        one when its settings trust none, else a copy of its own, which reads the owner's
+        ids as they are when it judges (an owner's later trust reaches it too).
 
         Every variable a provider class declares as a sign-in is recorded here too
         (:meth:`~websearch_core.credentials.Credentials.note_sign_in_variables`, as the

@@ -495,8 +495,9 @@ class Transport:
             with a stored sign-in. A request carrying a sign-in ``credentials`` handed out
             goes only to a host its sender declares for it (over https), a loopback address,
             or through one of these (:mod:`websearch_core.sign_in_sends`). A context whose
-            settings trust more sends through its own copy trusting those too
-            (:meth:`trusting`), never through this one. A built-in id no sign-in is sent
+            settings trust any sends through its own copy trusting those too
+            (:meth:`trusting`), never through this one; the copy follows what this one
+            trusts later (:attr:`sign_in_gateways`). A built-in id no sign-in is sent
             under (``brave``) is refused, as the settings refuse it; a plugin's id is not.
 
     Raises:
@@ -520,7 +521,9 @@ class Transport:
         sign_in_gateways: Iterable[str] = (),
     ) -> None:
         self.session = session
-        self.sign_in_gateways = _trustable(sign_in_gateways)
+        self._trusted = _trustable(sign_in_gateways)
+        self._settings_trust: frozenset[str] = frozenset()
+        self._judged_by: tuple[frozenset[str], frozenset[str]] | None = None
         self._lookups = lookups
         self._proxies = proxies
         self._proxy = proxy
@@ -540,20 +543,55 @@ class Transport:
         shown = {provider: masked_password(url) for provider, url in self.base_urls.items()}
         return f"Transport(timeout_seconds={self.timeout_seconds}, base_urls={shown})"
 
-    def trust_sign_in_gateways(self, ids: Iterable[str]) -> None:
-        """Trust the URL set under each of ``ids`` with a sign-in, as :attr:`sign_in_gateways`.
+    @property
+    def sign_in_gateways(self) -> frozenset[str]:
+        """The ``base_urls`` ids whose URL a request sent through it may carry a sign-in to.
 
-        For the transport's owner, who may add ids after building it; every context given
-        it since sees them (:meth:`trusting`). A context does not call this: it added its
-        settings' ids to the shared transport, so that a context whose settings trust no
-        gateway sent a sign-in through one another context sharing it trusted.
+        Those its owner gave it (built with them, :meth:`trust_sign_in_gateways`, or set
+        here), as they are now; on a context's copy (:meth:`trusting`), with those of that
+        context's settings. A copy kept the ids of the moment it was made: an owner's later
+        trust reached the contexts holding the transport itself and not those holding a
+        copy, so two contexts built from one transport judged one gateway two ways.
+        """
+        shared = self._copied_from
+        if shared is None:
+            return self._trusted
+        owners = shared._trusted
+        judged = self._judged_by
+        if judged is None or judged[0] is not owners:  # the owner changed it since
+            judged = (owners, owners.union(self._settings_trust))
+            self._judged_by = judged
+        return judged[1]
+
+    @sign_in_gateways.setter
+    def sign_in_gateways(self, ids: Iterable[str]) -> None:
+        """Trust exactly ``ids``: the owner's, so every context sending through it follows.
+
+        Set through a context's copy, it is the shared transport's all the same: the copy
+        is an implementation detail of the context, and a change made through it and seen
+        by that context alone is the split judgement the copy follows its owner to avoid.
 
         Raises:
             ConfigurationError: An id no sign-in is sent under, as :meth:`__init__` refuses.
         """
-        trusted = self.sign_in_gateways
+        (self._copied_from or self)._trusted = _trustable(ids)
+
+    def trust_sign_in_gateways(self, ids: Iterable[str]) -> None:
+        """Trust the URL set under each of ``ids`` with a sign-in, as :attr:`sign_in_gateways`.
+
+        For the transport's owner, who may add ids after building it; every context given
+        it sees them, those built before included (their copies read the owner's ids,
+        :meth:`trusting`). A context does not call this: it added its settings' ids to the
+        shared transport, so that a context whose settings trust no gateway sent a sign-in
+        through one another context sharing it trusted.
+
+        Raises:
+            ConfigurationError: An id no sign-in is sent under, as :meth:`__init__` refuses.
+        """
+        owner = self._copied_from or self
+        trusted = owner._trusted
         if not trusted.issuperset(ids):
-            self.sign_in_gateways = trusted.union(_trustable(ids))
+            owner._trusted = trusted.union(_trustable(ids))
 
     def trusting(self, ids: Collection[str]) -> "Transport":
         """This transport as a context whose settings trust ``ids`` sends through it.
@@ -561,12 +599,15 @@ class Transport:
         Each request is judged by the ids of the context that makes it: those the transport
         was given and those its settings trust (the search guard and the request loop judge
         a route by them too, so a transport judging by its own alone refused what they
-        allowed). A transport that already trusts them all is returned as it is (the
-        client's, built with its settings' ids; any transport with settings trusting
-        none); otherwise a copy sharing its session, routes and everything else, trusting
-        them too. A copy is made from the transport it copies, never from another copy, so
-        a context rebuilt with other settings (``dataclasses.replace``) drops the first
-        settings' ids. The ids are those the copied transport trusts when the copy is made.
+        allowed). With settings trusting none, the transport is returned as it is;
+        otherwise a copy sharing its session, routes and everything else, trusting them
+        too. A copy is made from the transport it copies, never from another copy, so a
+        context rebuilt with other settings (``dataclasses.replace``) drops the first
+        settings' ids. The copy reads its owner's ids whenever it judges, so an id the
+        owner trusts or stops trusting later reaches every context alike, those built
+        before included; and a context whose settings trust an id goes on trusting it
+        when the owner stops (the context was returned the transport itself when it
+        trusted the ids already, and lost them with the owner).
 
         Args:
             ids: The ``sign_in_gateways`` of the context's settings.
@@ -575,11 +616,11 @@ class Transport:
             ConfigurationError: An id no sign-in is sent under, as :meth:`__init__` refuses.
         """
         shared = self._copied_from or self
-        trusted = shared.sign_in_gateways
-        if trusted.issuperset(ids):
+        if not ids:
             return shared
         judged = copy.copy(shared)
-        judged.sign_in_gateways = trusted.union(_trustable(ids))
+        judged._settings_trust = _trustable(ids)
+        judged._judged_by = None
         judged._copied_from = shared
         return judged
 

@@ -157,9 +157,11 @@ async def test_a_context_copied_with_other_settings_drops_the_first_settings_tru
 
 
 async def test_guard_a_transport_trusting_the_settings_ids_is_the_contexts_own() -> None:
-    """Guard (passes before and after): the client's transport, built with its settings'
-    ids, and any transport with settings trusting none, is the context's own object (no
-    copy made per context), and the ids given to it go on being trusted."""
+    """Guard (passes before and after): a transport with settings trusting none is the
+    context's own object (no copy made per context), and the ids given to it go on being
+    trusted. Since stop 50 (signins3) settings trusting any id get a copy even when the
+    transport trusts them already (the client's): held itself, the context lost them when
+    the owner stopped trusting them (``test_sign_in_owner_trust``)."""
     async with Simulator(["codex"]) as sim, aiohttp.ClientSession() as session:
         transport = Transport(
             session, timeout_seconds=5.0, max_response_bytes=1 << 20, sign_in_gateways=["codex"]
@@ -169,5 +171,5 @@ async def test_guard_a_transport_trusting_the_settings_ids_is_the_contexts_own()
             context = ProviderContext(
                 transport=transport, settings=settings, credentials=Credentials(environ={})
             )
-            assert context.transport is transport
+            assert (context.transport is transport) is not trusted
             assert set(context.sign_in_gateways) == {"codex"}
