@@ -25,7 +25,7 @@ Example:
 
 import dataclasses
 import inspect
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import cast
 
 import aiohttp
@@ -56,6 +56,10 @@ class MockTransport(Transport):
         max_response_bytes: Default body size cap, as for :class:`Transport`.
         base_urls: Provider id to origin override, as for :class:`Transport`.
         secrets: Values scrubbed from transport error texts, as for :class:`Transport`.
+        sign_in_gateways: The ``base_urls`` ids whose URL a sign-in may be sent to, as for
+            :class:`Transport`: a refusal of a URL set on it advises this argument ("build
+            the Transport with sign_in_gateways=[...]"), which it did not take, so a test
+            of a gateway could not follow the advice.
 
     Attributes:
         requests: Every request sent, in order (URLs resolved).
@@ -71,6 +75,7 @@ class MockTransport(Transport):
         max_response_bytes: int = 1 << 20,
         base_urls: Mapping[str, str] | None = None,
         secrets: Sequence[str] = (),
+        sign_in_gateways: Iterable[str] = (),
     ) -> None:
         # No session: nothing here may reach aiohttp's client.
         super().__init__(
@@ -79,6 +84,7 @@ class MockTransport(Transport):
             max_response_bytes=max_response_bytes,
             base_urls=base_urls,
             secrets=secrets,
+            sign_in_gateways=sign_in_gateways,
         )
         self.handler = handler
         self.requests: list[HttpRequest] = []
