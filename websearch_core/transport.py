@@ -1014,10 +1014,27 @@ class Transport:
         return redactor_for(self._known_secrets())(text)
 
     def _known_secrets(self) -> tuple[str, ...]:
-        """Every secret to scrub now: the given ones and all the credentials handed out."""
+        """Every secret to scrub now: the given ones and all the credentials handed out.
+
+        A transport built without credentials (a user's own) knows the sign-ins every
+        ``Credentials`` alive has handed out (:func:`~websearch_core.sign_in_holders.
+        sign_in_holders`), as its judgement does (:meth:`_judge_held_anywhere`). It knew
+        its given secrets alone, so a redirect to another origin of a request carrying a
+        stored sign-in in a header of its sender's own (``X-Session``) was followed with
+        the header (only the known credential headers are dropped), and an error text
+        echoing a sign-in was not masked.
+        """
         known = self._secrets
         if self._credentials is not None:
             known = (*known, *self._credentials.secrets())
+        else:
+            for holder in sign_in_holders():  # none, the usual case
+                known = (
+                    *known,
+                    *holder.sign_ins,
+                    *holder.refresh_tokens,
+                    *holder.given_sign_ins,
+                )
         return tuple(sorted(set(known)))
 
     def _failure(
