@@ -520,6 +520,7 @@ class Transport:
         lookups: "PendingLookups | None" = None,
         sign_in_gateways: Iterable[str] = (),
     ) -> None:
+        self._copied_from: Transport | None = None
         self.session = session
         self._trusted = _trustable(sign_in_gateways)
         self._settings_trust: frozenset[str] = frozenset()
@@ -532,16 +533,32 @@ class Transport:
         self.default_timeout_seconds = timeout_seconds
         self.connect_timeout_seconds = connect_timeout_seconds
         self.max_response_bytes = max_response_bytes
-        self.base_urls = dict(base_urls or {})
+        self._routes: dict[str, str] = dict(base_urls or {})
         self._credentials = credentials
         self._secrets = tuple(secrets)
         self._aiohttp_timeout: aiohttp.ClientTimeout | None = None
-        self._copied_from: Transport | None = None
 
     def __repr__(self) -> str:
         # A gateway's base URL may carry credentials (https://user:pw@gw, https://token@gw).
         shown = {provider: masked_password(url) for provider, url in self.base_urls.items()}
         return f"Transport(timeout_seconds={self.timeout_seconds}, base_urls={shown})"
+
+    @property
+    def base_urls(self) -> dict[str, str]:
+        """Provider id (or ``route``) to the origin its requests are sent to instead.
+
+        The owner's, on a context's copy too (:meth:`trusting`): a copy kept the routes of
+        the moment it was made, so after the owner set new ones (``transport.base_urls =
+        {...}``) a context holding a copy went on sending, sign-ins and all, to a gateway
+        its owner no longer named, trusted under the id now naming another URL.
+        """
+        shared = self._copied_from
+        return self._routes if shared is None else shared._routes
+
+    @base_urls.setter
+    def base_urls(self, routes: dict[str, str]) -> None:
+        """Send to ``routes`` from now on: the owner's, through a context's copy as well."""
+        (self._copied_from or self)._routes = routes
 
     @property
     def sign_in_gateways(self) -> frozenset[str]:

@@ -4,7 +4,8 @@ Stop 49 (signins2) gave a context whose settings trust more than the transport a
 it, made when the context is built. The copy kept the ids of that moment: the owner's
 later ``trust_sign_in_gateways`` reached a context holding the transport itself and not
 one holding a copy, so two contexts built from one transport judged one gateway two ways;
-and a copy went on sending the sign-in to a gateway its owner had stopped trusting.
+and a copy went on sending the sign-in to a gateway its owner had stopped trusting, or
+had routed away from (new ``base_urls``).
 
 Chosen: a copy follows its owner. Refusing the owner's change once contexts share the
 transport was the other way; it would make trusting a gateway depend on whether some
@@ -35,6 +36,8 @@ from websearch_core.transport import Transport
 ACCESS = "ya29.a0owner-trust-access-0123456789"
 GATEWAY = "http://codex-owner-gateway.invalid"
 """The Codex gateway set on the shared transport: neither loopback nor ChatGPT's host."""
+MOVED = "http://codex-moved-gateway.invalid"
+"""The gateway the owner routes Codex to later, in place of :data:`GATEWAY`."""
 QUERY = "python asyncio"
 
 
@@ -79,13 +82,13 @@ def _carrying(sim: Simulator) -> int:
 
 
 async def _sends(sim: Simulator, context: ProviderContext) -> bool:
-    """Whether the context's Codex search carried the sign-in to the gateway; a refusal
-    is checked to name the gateway and never the token."""
+    """Whether the context's Codex search carried the sign-in to a gateway; a refusal is
+    checked to name a gateway and never the token."""
     before = _carrying(sim)
     try:
         await get_provider("codex").search(SearchParams(query=QUERY), context)
     except ProviderNotConfiguredError as refused:
-        assert GATEWAY in str(refused) and ACCESS not in str(refused)
+        assert "gateway.invalid" in str(refused) and ACCESS not in str(refused)
         assert _carrying(sim) == before
         return False
     assert _carrying(sim) == before + 1
@@ -191,3 +194,19 @@ async def test_an_id_no_sign_in_is_sent_under_is_refused_however_it_is_set(
                 target.sign_in_gateways = ["brave"]
         assert transport.sign_in_gateways == {"codex"}
         assert set(copied.sign_in_gateways) == {"codex", "gemini"}
+
+
+async def test_routes_the_owner_sets_later_reach_a_context_built_before(store: Path) -> None:
+    """Failed before: after the owner routed Codex to another gateway (``base_urls =``,
+    a new mapping), the context holding a copy sent the sign-in to the first gateway, which
+    the owner no longer names; the context holding the transport itself sent it to the new
+    one. Both now send where the owner routes it, the first gateway never again."""
+    async with (
+        Simulator(["codex"]) as sim,
+        _shared(sim, store, ["codex"], ["gemini"], []) as (transport, (copied, itself)),
+    ):
+        transport.base_urls = {"codex": MOVED}
+        assert await _sends(sim, itself) and await _sends(sim, copied)
+        hosts = [r.headers.get("Host") for r in sim["codex"].requests]
+        assert hosts == [MOVED.removeprefix("http://")] * 2, hosts
+        assert copied.transport.base_urls == {"codex": MOVED}
