@@ -23,9 +23,9 @@ would have answered. With none of it known (every provider it looks at still imp
 or a forced one that cannot run falling back to an order not imported), the plan's order,
 known from the settings alone, is named the same way (``not tried: any of 2 providers
 (exa, brave)``), five at most (:func:`~websearch_core.deadline.not_tried_text`): not
-filtered by the keys set, since which
-providers run without one (Exa and Firecrawl when listed, the free engines, sign-ins) and
-which variables a key is read from are in their modules.
+filtered by the keys set, since which providers run without one (Exa and Firecrawl when
+listed, the free engines, sign-ins) and which variables a key is read from are in their
+modules.
 """
 
 import logging
