@@ -579,3 +579,43 @@ def test_resolve_href(href: str, base: str, expected: str | None) -> None:
 
 def test_is_http_url_is_re_exported() -> None:
     assert is_http_url("https://example.org/") and not is_http_url("ftp://example.org/")
+
+
+# --- each selector fact held by a real capture (stop 50's mutation audit) -----------------
+
+_RESULT_CAPTURES = (
+    "serp_javascript_tutorial_http_2026.html",
+    "fragment_b_algo_ck_redirect_links_pl_2026.html",
+)
+
+
+@pytest.mark.parametrize("name", _RESULT_CAPTURES)
+def test_capture_snippets_are_found_by_their_lineclamp_class_alone(name: str) -> None:
+    """The ``p[class*=b_lineclamp]`` fallback reads the captures' snippets on its own.
+
+    Every snippet of the real pages is a ``p.b_lineclamp2`` inside ``.b_caption``, so the
+    caption rule finds it first and a broken lineclamp rule passed every test. With the
+    caption class renamed in the capture, the same snippets must come from the lineclamp
+    rule: a page that drops the wrapper loses no snippet.
+    """
+    page = _capture(name)
+    whole = parse_page(page)
+    assert 'class="b_caption"' in page
+    unwrapped = parse_page(page.replace('class="b_caption"', 'class="b_plain"'))
+    assert [s.snippet for s in unwrapped] == [s.snippet for s in whole]
+    assert all(s.snippet for s in whole)
+
+
+@pytest.mark.parametrize("name", _RESULT_CAPTURES)
+def test_capture_trackers_need_the_a1_prefix(name: str) -> None:
+    """A capture's result trackers unwrap only with ``u=a1``: another prefix is dropped.
+
+    Bing's ``u`` field is ``a1`` and the base64url of the target; a reader that took any
+    ``a``-led value (and cut two characters) would decode a field Bing never meant as a
+    link. The hrefs are the capture's own ``li.b_algo h2 a`` links.
+    """
+    document = parse_document(_capture(name))
+    hrefs = [a.get("href") or "" for a in document.cssselect("li.b_algo h2 a[href]")]
+    assert hrefs and all("u=a1" in href for href in hrefs)
+    assert [unwrap_url(href) for href in hrefs] == [s.url for s in parse_page(_capture(name))]
+    assert [unwrap_url(href.replace("u=a1", "u=a2")) for href in hrefs] == [None] * len(hrefs)
