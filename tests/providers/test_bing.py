@@ -591,7 +591,7 @@ _RESULT_CAPTURES = (
 
 @pytest.mark.parametrize("name", _RESULT_CAPTURES)
 def test_capture_snippets_are_found_by_their_lineclamp_class_alone(name: str) -> None:
-    """The ``p[class*=b_lineclamp]`` fallback reads the captures' snippets on its own.
+    """A guard: the ``p[class*=b_lineclamp]`` fallback reads the captures' snippets alone.
 
     Every snippet of the real pages is a ``p.b_lineclamp2`` inside ``.b_caption``, so the
     caption rule finds it first and a broken lineclamp rule passed every test. With the
@@ -608,7 +608,7 @@ def test_capture_snippets_are_found_by_their_lineclamp_class_alone(name: str) ->
 
 @pytest.mark.parametrize("name", _RESULT_CAPTURES)
 def test_capture_trackers_need_the_a1_prefix(name: str) -> None:
-    """A capture's result trackers unwrap only with ``u=a1``: another prefix is dropped.
+    """A guard: a capture's result trackers unwrap only with ``u=a1``, no other prefix.
 
     Bing's ``u`` field is ``a1`` and the base64url of the target; a reader that took any
     ``a``-led value (and cut two characters) would decode a field Bing never meant as a
