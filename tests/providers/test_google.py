@@ -336,3 +336,55 @@ def test_a_heading_inside_an_ad_block_is_dropped() -> None:
 )
 def test_unwrap_url(href: str, expected: str | None) -> None:
     assert unwrap_url(href) == expected
+
+
+# --- each selector fact held by a real capture (stop 50's mutation audit) -----------------
+
+
+@pytest.mark.parametrize("renamed", ["tF2Cxc", "MjjYud"])
+def test_each_result_container_class_alone_holds_the_captures_snippets(renamed: str) -> None:
+    """A guard: either container class alone finds each result's snippet and date.
+
+    The capture nests ``div.tF2Cxc`` in ``div.MjjYud``, so dropping either class from the
+    list passed every test: the other one found the same box. With one class renamed in
+    the page, the other must still give every result its snippet and date; a list missing
+    it falls back to the heading's grandparent, which holds neither.
+    """
+    page = _capture(SERP)
+    assert f'"{renamed}' in page or f" {renamed}" in page
+    whole = parse_page(page)
+    one_class = parse_page(page.replace(renamed, "Renamed0"))
+    assert [(s.url, s.snippet, s.published_date) for s in one_class] == [
+        (s.url, s.snippet, s.published_date) for s in whole
+    ]
+    assert whole[0].snippet is not None and whole[0].snippet.startswith("há 7 dias — Explore")
+
+
+@pytest.mark.parametrize("renamed", ["related-question-pair", "data-initq"])
+def test_each_people_also_ask_marker_alone_keeps_the_captures_quotes_out(renamed: str) -> None:
+    """A guard: the entry class or the box's ``data-initq`` alone drops the quoted pages.
+
+    The capture's "People also ask" box carries both markers, so dropping either passed
+    every test. With one renamed in the page, the other must still keep the two quoted
+    pages out of the eight organic results.
+    """
+    page = _capture(SERP)
+    assert renamed in page
+    urls = [s.url for s in parse_page(page.replace(renamed, "renamed-marker"), 20)]
+    assert urls == [s.url for s in parse_page(page, 20)]
+    assert "https://webcatalog.io/pt/apps/future-tools" not in urls
+    assert len(urls) == 8
+
+
+def test_a_heading_in_the_bottom_ads_is_dropped() -> None:
+    """A guard: ``#bottomads`` is an ad block like ``#tads``.
+
+    The capture's ``#tads`` and ``#bottomads`` hold no heading, so no capture can show it;
+    the list's second id was unguarded (dropping it passed every test).
+    """
+    page = (
+        '<div id="search"><div class="MjjYud"><a href="https://kept.example/"><h3>Kept</h3>'
+        '</a></div><div id="bottomads"><div><a href="https://ad.example/"><h3>Ad</h3></a>'
+        "</div></div></div>"
+    )
+    assert [s.url for s in parse_page(page)] == ["https://kept.example/"]
