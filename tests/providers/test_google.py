@@ -388,3 +388,29 @@ def test_a_heading_in_the_bottom_ads_is_dropped() -> None:
         "</div></div></div>"
     )
     assert [s.url for s in parse_page(page)] == ["https://kept.example/"]
+
+
+def test_is_zvec_comes_before_a_bare_sncf_box() -> None:
+    """A guard: ``.IsZvec`` is the snippet before a bare ``[data-sncf='1']`` box.
+
+    The capture's five ``IsZvec`` elements hold no snippet text (``VwiC3b`` and the sncf
+    box do), so no capture shows the rule; a renamed class passed every test.
+    """
+    page = (
+        '<div id="search"><div class="MjjYud"><a href="https://a.example/"><h3>T</h3></a>'
+        '<div data-sncf="1">sncf box</div><div class="IsZvec">is zvec</div></div></div>'
+    )
+    (source,) = parse_page(page)
+    assert source.snippet == "is zvec"
+
+
+def test_the_capture_without_its_headings_is_an_empty_results_page() -> None:
+    """A guard: ``#search``/``#rso`` alone make a page without results a results page.
+
+    A capture with results never asks, so a broken XPath passed every test. The real page
+    with its headings renamed holds no result and no "did not match" text: it must read as
+    an empty results page (a 204 for the chain), not as an unrecognised one.
+    """
+    page = _capture(SERP)
+    assert 'id="rso"' in page and "did not match any documents" not in page
+    assert parse_page(page.replace("<h3", "<h4").replace("</h3", "</h4")) == []
