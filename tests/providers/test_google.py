@@ -14,7 +14,7 @@ from websearch_core.errors import (
     ResponseParseError,
     SearchProviderError,
 )
-from websearch_core.html import BROWSER_HEADERS
+from websearch_core.html import BROWSER_HEADERS, parse_document, text_of
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
 from websearch_core.providers.google import (
@@ -22,6 +22,7 @@ from websearch_core.providers.google import (
     GOOGLE_SEARCH_URL,
     INFO,
     JAVASCRIPT_MESSAGE,
+    READY_SELECTOR,
     TRAFFIC_MESSAGE,
     UNRECOGNISED_MESSAGE,
     GoogleProvider,
@@ -414,3 +415,30 @@ def test_the_capture_without_its_headings_is_an_empty_results_page() -> None:
     page = _capture(SERP)
     assert 'id="rso"' in page and "did not match any documents" not in page
     assert parse_page(page.replace("<h3", "<h4").replace("</h3", "</h4")) == []
+
+
+def test_the_browsers_ready_selector_finds_the_captures_result_headings() -> None:
+    """A guard: the headless browser waits for ``READY_SELECTOR``, which the real page holds.
+
+    Only the browser reads it, so no offline test did: ``a h2`` passed every test. The
+    rendered capture's linked headings are its eight results and the two quoted "People
+    also ask" pages.
+    """
+    titles = [text_of(h3) for h3 in parse_document(_capture(SERP)).cssselect(READY_SELECTOR)]
+    results = [s.title for s in parse_page(_capture(SERP))]
+    assert len(titles) == 10 and titles[0] == results[0]
+    assert [t for t in titles if t in results] == results
+
+
+def test_a_heading_without_a_container_class_reads_its_grandparents_snippet() -> None:
+    """A guard: with no container class, the heading's grandparent (past its link) is read.
+
+    Every capture heading has a classed container, so the fallback passed every test when
+    it took the link itself, which holds no snippet.
+    """
+    page = (
+        '<div id="search"><div><a href="https://a.example/"><h3>T</h3></a>'
+        '<div class="VwiC3b">the snippet</div></div></div>'
+    )
+    (source,) = parse_page(page)
+    assert source.snippet == "the snippet"
