@@ -873,3 +873,35 @@ async def test_small_limit_needs_one_page() -> None:
     assert len(transport.sent) == 1
     assert response.provider == "duckduckgo"
     assert response.answer is None and not response.citations
+
+
+# --- each selector fact held by a real capture (stop 50's mutation audit) -----------------
+
+
+@pytest.mark.parametrize("renamed", ["search_form_homepage", "body--home"])
+def test_each_homepage_marker_alone_makes_the_capture_a_soft_block(renamed: str) -> None:
+    """A guard: the ``body--home`` class or the ``#search_form_homepage`` id alone decide.
+
+    The real homepage capture carries both, so breaking either passed every test. With one
+    renamed in the page, the other must still read it as the homepage, not as an
+    unrecognised page.
+    """
+    page = _capture("html_homepage_instead_of_results_2026.html")
+    assert page.count(renamed) == 1
+    with pytest.raises(ChallengeError) as caught:
+        parse_page(page.replace(renamed, "renamed-marker"))
+    assert caught.value.message == HOMEPAGE_MESSAGE
+
+
+def test_a_blocks_first_snippet_is_kept() -> None:
+    """A guard: a block's first ``result__snippet`` is its snippet, a later one is not.
+
+    Each block of the real page holds one snippet, so a reader that let a later one win
+    passed every test.
+    """
+    page = _page(
+        '<div class="result"><a class="result__a" href="https://t.example/">T</a>'
+        '<a class="result__snippet">first</a><div class="result__snippet">second</div></div>'
+    )
+    (source,) = parse_page(page).sources
+    assert source.snippet == "first"
