@@ -13,12 +13,14 @@ from websearch_core.errors import (
     ChallengeError,
     ResponseParseError,
 )
+from websearch_core.html import parse_document
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
 from websearch_core.providers.mojeek import (
     INFO,
     MOJEEK_HOME_URL,
     MOJEEK_SEARCH_URL,
+    RESULTS_SELECTOR,
     ROBOT_MESSAGE,
     UNRECOGNISED_MESSAGE,
     MojeekProvider,
@@ -272,3 +274,49 @@ def test_altcha_wall_accepts_a_valid_proof_once_and_refuses_forgeries() -> None:
     assert (protocol.solved, protocol.rejected) == (1, 2)
     served = protocol.answer(_request("/search", cookie=cookie), default_results("q"))
     assert served.text is not None and "results-standard" in served.text
+
+
+# --- each selector fact held by a real capture (stop 50's mutation audit) -----------------
+
+
+def test_only_the_results_lists_rows_are_read() -> None:
+    """A guard: ``ul.results-standard > li`` is the row, not any list item.
+
+    The real page's other lists hold no ``a.title``, so ``ul > li`` passed every test; a
+    list outside the results (a sidebar of titled links) must not add sources.
+    """
+    page = (
+        '<ul class="results-standard"><li><h2><a class="title" href="https://kept.example/">'
+        'Kept</a></h2></li></ul><ul class="sidebar"><li><a class="title" '
+        'href="https://elsewhere.example/">Other</a></li></ul>'
+    )
+    assert [s.url for s in parse_page(page)] == ["https://kept.example/"]
+
+
+@pytest.mark.parametrize(
+    ("page", "marker"),
+    [
+        ("<p>No pages found matching: zzqx</p>", "No pages found"),
+        ('<div class="serp-results"></div>', "serp-results"),
+    ],
+)
+def test_each_results_page_marker_alone_makes_an_empty_page_a_results_page(
+    page: str, marker: str
+) -> None:
+    """A guard: "No pages found" and ``serp-results`` each make a page with no rows "none".
+
+    The real page carries ``serp-results`` and ``results-standard`` together and has
+    results, so removing either marker passed every test. Each alone must keep an empty
+    page from being unrecognised (a 502 that fails the chain over).
+    """
+    assert marker in page
+    assert parse_page(page) == []
+
+
+def test_the_browsers_ready_selector_finds_the_captures_rows() -> None:
+    """A guard: the browser's ``RESULTS_SELECTOR`` matches the real page's result rows.
+
+    Only the headless escalation reads it, so ``ul.results li`` passed every test.
+    """
+    rows = parse_document(_capture(SERP)).cssselect(RESULTS_SELECTOR)
+    assert len(rows) == len(parse_page(_capture(SERP))) > 0
