@@ -669,3 +669,12 @@ def test_the_title_is_the_links_heading_not_all_its_text() -> None:
         "<h2>The title</h2><span>a.example</span></a></div>"
     )
     assert [s.title for s in parse_page(page)] == ["The title"]
+
+
+def test_a_singular_no_result_class_is_an_empty_page() -> None:
+    """A guard: ``no-result`` (singular, hyphened) marks a page without results too.
+
+    The real page has results, and the other tests use ``noresults``; the pattern's
+    optional ``s`` was unguarded.
+    """
+    assert parse_page(_page("<div class='no-result'>Nichts gefunden</div>")) == []

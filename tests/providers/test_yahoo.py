@@ -365,3 +365,16 @@ def test_parse_response_slices_to_the_requested_count() -> None:
     assert len(provider.parse_response(response, SearchParams(query="q")).sources) == 10
     assert len(provider.parse_response(response, SearchParams(query="q", limit=2)).sources) == 2
     assert len(provider.parse_response(response, SearchParams(query="q", limit=20)).sources) == 18
+
+
+def test_a_regional_yahoo_ad_click_is_dropped() -> None:
+    """A guard: a ``/cbclk`` link on any Yahoo host is an ad, even off ``search.yahoo.com``.
+
+    The real page names ``cbclk`` only in its click script (its ``cwh.init`` regexp for
+    ``r|ri.search.yahoo.com/cbclk2``), so no capture link shows it and a broken path test
+    passed every test; a regional host's ad click is not in the hosts dropped by name.
+    """
+    assert unwrap_url("https://us.search.yahoo.com/cbclk2/dWU9QUQ/RV=2/RE=1") is None
+    assert (
+        unwrap_url("https://ca.news.yahoo.com/some-story") == "https://ca.news.yahoo.com/some-story"
+    )
