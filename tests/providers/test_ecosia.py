@@ -272,3 +272,19 @@ def test_genuine_no_results_page_is_empty_and_unknown_page_is_an_error() -> None
     with pytest.raises(ResponseParseError) as caught:
         parse_page(MALFORMED_PAGE)
     assert caught.value.message == UNRECOGNISED_MESSAGE
+
+
+def test_only_organic_result_articles_are_read() -> None:
+    """A guard: an article that is not ``data-test-id="organic-result"`` adds no source.
+
+    Every article of the real page is an organic result (its two ad slots are empty
+    ``div``s that scripts fill), so a bare ``article`` selector passed every test; a filled
+    ad slot rendered as an article with a title must still be left out.
+    """
+    page = (
+        '<main data-test-id="mainline"><article data-test-id="mainline-result-ad">'
+        '<a href="https://ad.example/" data-test-id="result-title">Ad</a></article>'
+        '<article data-test-id="organic-result"><a href="https://kept.example/" '
+        'data-test-id="result-title">Kept</a></article></main>'
+    )
+    assert [s.url for s in parse_page(page)] == ["https://kept.example/"]
