@@ -455,3 +455,14 @@ async def test_an_error_on_the_first_call_is_not_retried() -> None:
             SearchParams(query="x", recency="week"), context(transport=transport)
         )
     assert len(transport.sent) == 1
+
+
+def test_error_message_prefers_detail_then_error_then_message() -> None:
+    """A guard: the reference's order, ``detail|error|message``, decides between siblings.
+
+    Every error body in the tests held one of the three, so the order reversed passed every
+    Tavily test (stop 50's wire mutations).
+    """
+    body = '{"message": "third", "error": "second", "detail": "first"}'
+    assert error_message(400, body) == "first"
+    assert error_message(400, '{"message": "third", "error": "second"}') == "second"
