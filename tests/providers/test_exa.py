@@ -566,3 +566,15 @@ async def test_search_raises_an_api_error_status_with_the_api_texts() -> None:
         await ExaProvider().search(SearchParams(query="x"), context(transport=transport))
     assert caught.value.message == "Exa API error (502): bad gateway"
     assert len(transport.sent) == 1
+
+
+def test_plain_text_listing_reads_a_bare_published_label_as_the_date() -> None:
+    """A guard: ``Published:`` is the listing's other spelling of ``Published Date:``.
+
+    The listing in these tests spells it in full, so dropping the alias passed every Exa
+    test (stop 50's wire mutations); a section saying ``Published:`` keeps its date.
+    """
+    listing = PLAIN_LISTING.replace("Published Date:", "Published:")
+    first, _ = parse_plain_text(listing, now=NOW)
+    assert first.published_date == "2024-11-15T01:36:32.000Z"
+    assert first.age_seconds == 86400
