@@ -455,3 +455,17 @@ def test_402_insufficient_credits_is_quota() -> None:
 
 def test_2xx_passes() -> None:
     FirecrawlProvider().check_response(_status(200, "{}"))
+
+
+def test_snippet_is_description_then_snippet_then_markdown() -> None:
+    """A guard: the reference's ``description ?? snippet ?? markdown``, between siblings.
+
+    No test item held both a description and a snippet, so the first two swapped passed
+    every Firecrawl test (stop 50's wire mutations).
+    """
+    item = {"url": "https://a.example/", "title": "t", "markdown": "# md"}
+    both = {**item, "snippet": "the snippet", "description": "the description"}
+    (first, second, third) = parse_results(
+        {"data": {"web": [both, {**item, "url": "https://b.example/", "snippet": "s"}, item]}}
+    )
+    assert (first.snippet, second.snippet, third.snippet) == ("the description", "s", "# md")
