@@ -940,3 +940,22 @@ async def test_a_404_through_search_keeps_its_status() -> None:
     assert format_provider_failure(caught.value, "Anthropic") == (
         "Anthropic web search returned 404 (model or endpoint not found)."
     )
+
+
+def test_a_stream_error_event_says_its_message() -> None:
+    """A guard: a stream's ``error`` event puts its ``message`` in the error's text.
+
+    The classification test checks the class and status only, so a text that dropped the
+    message for the bare type passed every Anthropic test (stop 50's wire mutations).
+    """
+    events = [
+        SseEvent(
+            data=json.dumps(
+                {"type": "error", "error": {"type": "invalid_request_error", "message": "Nope"}}
+            ),
+            event="error",
+        ),
+    ]
+    with pytest.raises(SearchProviderError) as caught:
+        message_from_stream(events)
+    assert str(caught.value).endswith("invalid_request_error: Nope")

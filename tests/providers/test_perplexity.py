@@ -794,3 +794,21 @@ def test_the_table_says_when_a_domain_list_is_not_sent() -> None:
         "native + post (over 20 or with include_domains: query + post)"
     )
     assert filter_cell("date_after", support) == "native"
+
+
+def test_a_search_result_without_a_date_is_dated_by_its_last_update() -> None:
+    """A guard: a result's ``last_updated`` stands in for a missing ``date``.
+
+    The reference lists both fields; every test result had a ``date`` or neither, so
+    dropping the fallback passed every Perplexity test (stop 50's wire mutations).
+    """
+    chunk = {
+        "search_results": [
+            {"title": "T", "url": "https://t.example/", "last_updated": "2026-01-10"},
+            {"title": "U", "url": "https://u.example/", "date": "2026-01-09", "last_updated": "x"},
+        ],
+        "choices": [{"delta": {"content": "x"}}],
+    }
+    response = parse_chat_chunks([chunk], requested_model="sonar-pro", now=NOW)
+    assert [s.published_date for s in response.sources] == ["2026-01-10", "2026-01-09"]
+    assert response.sources[0].age_seconds == 86_400
