@@ -799,3 +799,19 @@ async def test_an_expired_token_is_refreshed_before_sending(tmp_path: Path) -> N
     ctx = make_context(tmp_path, transport, refreshers={"codex": refresh}, expires=time.time() - 5)
     await CodexProvider().search(SearchParams(query="q"), ctx)
     assert transport.sent[0].headers["Authorization"] == "Bearer renewed"
+
+
+def test_a_stream_closed_by_response_incomplete_is_not_cut_short() -> None:
+    """A guard: ``response.incomplete`` closes a response as ``response.completed`` does.
+
+    Every test stream closed with ``response.completed`` or ``response.done``, so leaving
+    ``response.incomplete`` out of the closing events passed every Codex test (stop 50's
+    wire mutations); such a stream would be refused as cut and retried.
+    """
+    streamed = events(
+        {"type": "response.output_item.done", "item": SEARCH_CALL},
+        {"type": "response.output_item.done", "item": message("Partial.")},
+        {"type": "response.incomplete", "response": {"id": "r"}},
+    )
+    response = parse_body(SseResponse(status=200, body=b"", events=tuple(streamed)))
+    assert response.answer == "Partial."
