@@ -23,6 +23,7 @@ text, so a query is never refused for what might just be words.
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from dataclasses import dataclass
 from datetime import date
 from types import MappingProxyType
@@ -579,8 +580,20 @@ def _read_all_modes(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
     return tuple(read)
 
 
+_READ_QUERIES: Final = 64
+"""How many queries' tokens :func:`tokenize` keeps: a search reads its query's tokens
+when its parameters are checked (``site:``, dates) and again when its filters are merged,
+maybe with other searches' awaits between; 64 outlasts that for as many searches at once
+and holds at most 64 queries of the 2000-character bound."""
+
+
+@lru_cache(maxsize=_READ_QUERIES)
 def tokenize(query: str) -> tuple[Token, ...]:
     """Split a query into text and directives, in the order typed.
+
+    Read once per query text: the tokens are frozen, so the search's checks
+    (``SearchParams``' ``site:`` and date checks) and its filter merge share one reading
+    rather than each splitting the query again (a ``site:`` query was split twice, 6 us).
 
     Examples:
         >>> [(t.kind, t.value) for t in tokenize('site:github.com "web search" -java')]
