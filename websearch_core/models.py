@@ -30,6 +30,7 @@ from .language_tags import canonical_tag, is_language_tag, names_no_language
 from .meant_names import named_extras
 from .param_names import param_meant
 from .provider_ids import preferred_provider
+from .provider_list_error import several_providers_named
 from .query_text import unsendable_character
 
 __all__ = [
@@ -177,7 +178,8 @@ class SearchParams(_Frozen):
         """
         try:
             return handler(data)
-        except ValidationError as error:
+        except ValidationError as caught:
+            error = several_providers_named(caught)  # the failure path alone pays for it
             named = named_extras(
                 error,
                 lambda location: cls.model_fields.keys() if len(location) == 1 else None,
@@ -185,7 +187,9 @@ class SearchParams(_Frozen):
                 instead=param_meant,  # count (Brave's name) means limit, not country
             )
             if named is None:
-                raise
+                if error is caught:
+                    raise
+                raise error from None
             raise named from None
 
     @field_validator("provider")
