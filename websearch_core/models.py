@@ -307,12 +307,14 @@ class SearchParams(_Frozen):
 
     @model_validator(mode="after")
     def _query_sites(self) -> "SearchParams":
-        # A ``site:`` no filter can read stayed plain text, which engines still read as
-        # their operator; see ``filters.query.site_refusal``.
-        if "site:" in self.query.lower():
-            from .filters.query import site_refusal, tokenize  # a leaf: no cycle back here
+        # A ``site:`` or ``filetype:`` no filter can read stayed plain text, which engines
+        # still read as their operator; see ``filters.query.site_refusal``.
+        lowered = self.query.lower()
+        if "site:" in lowered or "filetype:" in lowered:
+            from .filters.query import filetype_refusal, site_refusal, tokenize  # a leaf
 
-            problem = site_refusal(tokenize(self.query))
+            tokens = tokenize(self.query)
+            problem = site_refusal(tokens) or filetype_refusal(tokens)
             if problem is not None:
                 raise ValueError(problem)
         return self

@@ -37,6 +37,7 @@ __all__ = [
     "Token",
     "TokenKind",
     "date_bounds",
+    "filetype_refusal",
     "parse_date_value",
     "parse_domain",
     "site_refusal",
@@ -267,6 +268,47 @@ def site_refusal(tokens: tuple[Token, ...]) -> str | None:
                 f"query: {token.raw} keeps the search to no site ({error}); write "
                 "site:<domain>, or put the whole word in quotes to search it as text"
             )
+    return None
+
+
+_TYPED_FILETYPE: Final = re.compile(r"^filetype:(?P<value>\S+)$", re.IGNORECASE)
+"""A wanted ``filetype:`` written with its value, as engines read the operator."""
+
+
+def filetype_refusal(tokens: tuple[Token, ...]) -> str | None:
+    """Why a ``filetype:`` left as plain text cannot be searched, or ``None`` when none is.
+
+    The same gap :func:`site_refusal` closes for ``site:``: a value that is no one
+    extension (``filetype:pdf,docx``, ``filetype:pdf/docx``, ``filetype:.tar.gz``) stays
+    plain text here, but an engine that reads ``filetype:`` (Brave, the scraped engines)
+    reads it as its operator and keeps the search to an extension no page has, so the
+    search failed as the engine's ("returned no renderable search content"). The writer
+    asked for file types the search cannot keep, so it is refused naming the word and
+    how to ask for several. A negated one (``-filetype:pdf,docx``) only keeps out pages
+    that do not exist and stays a word, as do ``ext:`` (no such operator to Brave or
+    DuckDuckGo) and ``filetype:`` with a space after it (words to an engine).
+
+    Examples:
+        >>> filetype_refusal(tokenize("report filetype:PDF")) is None
+        True
+        >>> print(filetype_refusal(tokenize("report filetype:pdf,docx")))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        query: filetype:pdf,docx keeps the search to no file type ('pdf,docx' is not one
+        extension such as pdf); write one filetype:<extension> for each type, joined
+        with OR (filetype:pdf OR filetype:docx), or put the whole word in quotes to search
+        it as text
+    """
+    for token in tokens:
+        typed = _TYPED_FILETYPE.match(token.value) if token.kind == "text" else None
+        if typed is None:
+            continue
+        value = typed["value"]
+        return (
+            f"query: {token.raw} keeps the search to no file type ({value!r} is not one "
+            "extension such as pdf); write one filetype:<extension> for each type, joined "
+            "with OR (filetype:pdf OR filetype:docx), or put the whole word in quotes to "
+            "search it as text"
+        )
     return None
 
 
