@@ -23,9 +23,9 @@ text, so a query is never refused for what might just be words.
 
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Final, Literal
 
