@@ -288,7 +288,28 @@ class _QueryParser(CommandParser):
             name = word.split("=", 1)[0]
             if name in OTHER_OPTION_NAMES and name not in self.options:
                 raise CommandLineError(self.unexpected([name]))
-        return super().parse_command(args)
+        try:
+            return super().parse_command(args)
+        except CommandLineError as missing:
+            if not str(missing).startswith(_QUERY_USAGE):
+                raise
+            unknown = self._unknown_words(args)
+            if not unknown:
+                raise
+            raise CommandLineError(self.unexpected(unknown)) from None
+
+    def _unknown_words(self, args: Sequence[str]) -> list[str]:
+        """The words no option takes in ``args``, read as if a query had been given too.
+
+        argparse checks for a missing query before it lists what it could not read, so
+        ``websearch -python`` (a one-word query written as an option) said ``query:
+        required, not given``, untrue to a user who typed one: the word's own line (quote
+        it, or put ``--`` before it) is what they need. The placeholder goes first, where
+        no option can take it as its value.
+        """
+        with contextlib.suppress(CommandLineError):
+            return list(self.parse_known_args(["query", *args])[1])
+        return []
 
     def unknown_option_hint(self, name: str) -> str | None:
         """For ``-word``: quote the whole query, or put ``--`` before it.
