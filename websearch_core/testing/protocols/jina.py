@@ -72,6 +72,15 @@ class JinaProtocol:
     operators = Operators(domains=DomainLists("X-Site", in_header=True, separator=", "))
     """``X-Site``: the sites, joined by ``", "``, whose pages alone are served."""
 
+    def query_of(self, request: RecordedRequest) -> str:
+        """The query, the decoded path.
+
+        The shared handler derives the results from it before ``--site`` or a date
+        window filters them; read from where it does not look, a filtered answer was
+        for an empty query (``result 1``, ``https://site1.example.org/q``).
+        """
+        return request.path.lstrip("/")
+
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Results for the query in the path, in JSON when JSON was asked for."""
         if not bearer_token(request):

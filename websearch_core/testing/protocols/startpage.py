@@ -270,6 +270,16 @@ class StartpageProtocol:
     operators = Operators(site=True, filetype=True, field="query")
     """Startpage passes ``site:`` and ``filetype:`` in ``query`` on to Google, which reads both."""
 
+    def query_of(self, request: RecordedRequest) -> str:
+        """The query, ``query`` of the POSTed form or of the URL.
+
+        The shared handler derives the results from it before ``--site`` or a date
+        window filters them; read from where it does not look, a filtered answer was
+        for an empty query (``result 1``, ``https://site1.example.org/q``).
+        """
+        form = dict(request.form()) if request.method == "POST" else request.query_dict()
+        return form.get("query", "")
+
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The homepage, a results page, or the CAPTCHA for a POST without the token."""
         if request.method == "GET" and request.path == "/":

@@ -178,6 +178,15 @@ class YahooProtocol:
     operators = Operators(site=True, filetype=True, field="p")
     """Yahoo serves Bing's index, which reads ``site:`` and ``filetype:``, in ``p``."""
 
+    def query_of(self, request: RecordedRequest) -> str:
+        """The query, Yahoo's ``p``.
+
+        The shared handler derives the results from it before ``--site`` or a date
+        window filters them; read from where it does not look, a filtered answer was
+        for an empty query (``result 1``, ``https://site1.example.org/q``).
+        """
+        return request.query_dict().get("p", "")
+
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The results page for ``p``, holding ``n`` results."""
         if request.path != "/search":
