@@ -9,10 +9,12 @@ Prints the page's plain text (``--markdown``: its Markdown; ``--json``: every fi
 :class:`~websearch_core.content.PageContent`). Exit status ``0`` on success, ``1`` when the
 page could not be fetched or was refused (one line on stderr saying why), ``2`` for
 invalid options or a URL that is not an absolute http(s) URL (``example.com``: it says what
-to write instead). A host not reached (its name unresolved, the connection refused, the
-proxy down) is followed, on a line of its own, by a search's hint of what to check. A page
-fetched without readable text (an empty or script-only page) prints nothing (``--json`` its
-fields) and a warning on stderr saying so, with status 0.
+to write instead). With ``--json`` a page not fetched (status ``1``) also prints ``{"url",
+"error", "failed": true}`` on stdout, as a failed search's ``--json`` does. A host not
+reached (its name unresolved, the connection refused, the proxy down) is followed, on a
+line of its own, by a search's hint of what to check. A page fetched without readable text
+(an empty or script-only page) prints nothing (``--json`` its fields) and a warning on
+stderr saying so, with status 0.
 """
 
 import argparse
@@ -120,8 +122,10 @@ def _fetch(args: argparse.Namespace) -> int:
         # reason alone (`the host name could not be resolved`) left a newcomer guessing.
         # On its own line, as a failed search prints its hint.
         hint = "" if error.unreached is None else f"\n{page_unreached_hint(error.unreached)}"
+        _failure_json(args, error)
         return fail(f"{error}{hint}", EXIT_FAILED)
     except FetchError as error:
+        _failure_json(args, error)
         return fail(str(error), EXIT_FAILED)
     if args.json:
         print(json_text(page.model_dump(mode="json")))
@@ -131,6 +135,18 @@ def _fetch(args: argparse.Namespace) -> int:
         # A blank line and status 0 left the user guessing whether anything was fetched.
         print(f"{PROG}: warning: {page.url or args.url}: {NO_READABLE_TEXT}", file=sys.stderr)
     return EXIT_OK
+
+
+def _failure_json(args: argparse.Namespace, error: FetchError) -> None:
+    """With ``--json``, a page not fetched as JSON on stdout too: the URL, why, ``failed``.
+
+    A failed fetch printed nothing on stdout, where ``websearch --json`` prints a failed
+    search's details with ``"failed": true``: a script reading ``fetch --json`` through
+    ``jq`` got no document to read and could only tell from the status. The same keys
+    say it here; the line on stderr is unchanged.
+    """
+    if args.json:
+        print(json_text({"url": args.url, "error": str(error), "failed": True}))
 
 
 async def _run(args: argparse.Namespace) -> PageContent:
