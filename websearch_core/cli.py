@@ -560,14 +560,21 @@ def _search(args: argparse.Namespace) -> int:
     _say_what_gave_way(params, result.response.attempts, settings)
     if not args.json:
         print(result.text)
-        # The notes are structured data the model's text leaves out (the spec's layout):
-        # a merge some of Public Web's engines did not answer printed as if whole, who
-        # failed said in --json alone. stderr, so stdout stays the text a tool returns; a
-        # note the text already holds (a page --content could not fetch) is not repeated.
-        for note in result.response.notes:
-            if note not in result.text:
-                say(f"{PROG}: note: {note}")
+        _say_notes(result)
     return EXIT_OK
+
+
+def _say_notes(result: SearchToolResult) -> None:
+    """An answer's notes on stderr, each the text does not already hold, after the text.
+
+    The notes are structured data the model's text leaves out (the spec's layout): a merge
+    some of Public Web's engines did not answer printed as if whole, who failed said in
+    ``--json`` alone. On stderr, so stdout stays the text a tool returns; a note the text
+    holds already (a page ``--content`` could not fetch) is not said twice.
+    """
+    for note in result.response.notes:
+        if note not in result.text:
+            say(f"{PROG}: note: {note}")
 
 
 def _whole_number(text: str | None) -> int | str | None:
