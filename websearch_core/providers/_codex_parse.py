@@ -282,9 +282,16 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
 
 
 def _folded(events: Iterable[SseEvent]) -> _StreamState:
-    """The stream's events read into one state; an error event raises as it is met."""
+    """The stream's events read into one state; an error event raises as it is met.
+
+    Reading stops at the event that closes the response (:data:`_LAST_EVENTS`): what comes
+    after it belongs to no response this request made. Read on, a ``message`` item repeated
+    after ``response.completed`` doubled the answer (the capture: 211 characters, then 424).
+    """
     state = _StreamState()
     for event in events:
+        if state.ended:
+            break
         if event.data.strip() == "[DONE]":
             continue
         try:
@@ -293,8 +300,20 @@ def _folded(events: Iterable[SseEvent]) -> _StreamState:
             raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502) from None
         if not isinstance(payload, Mapping):
             raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502)
-        state.feed(str(payload.get("type") or event.event), payload)
+        state.feed(_kind(payload, event), payload)
     return state
+
+
+def _kind(payload: Mapping[str, Any], event: SseEvent) -> str:
+    """The event's type: its data's ``type`` when that is a string, else its SSE name.
+
+    ``str(payload["type"])`` made a closing event whose ``type`` came as a number, list or
+    object a ``"7"``-named event: the stream read as cut, and the answer already streamed was
+    refused as ``the stream ended before the response was completed``, which it had not.
+    The SSE ``event:`` line names the same type, so it stands in, as it did for ``null``.
+    """
+    kind = payload.get("type")
+    return kind if isinstance(kind, str) and kind else event.event
 
 
 def _answer_of(state: _StreamState, params: SearchParams | None) -> SearchResponse:

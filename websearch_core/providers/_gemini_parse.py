@@ -42,6 +42,7 @@ from ..json_decode import json_loads, response_json
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ._common import collapse_whitespace, first_items, is_http_url
+from ._finish_reason import names_finish
 
 __all__ = [
     "EMPTY_GROUNDED",
@@ -78,12 +79,13 @@ def _finished(chunk: Mapping[str, Any]) -> bool:
     """Whether ``chunk`` (or the Cloud Code Assist response it wraps) names a finish reason.
 
     The last chunk of a stream says why generation stopped (``finishReason``); in the
-    capture it is also the one carrying every grounding source.
+    capture it is also the one carrying every grounding source. A reason of another type
+    than a string still names one (:func:`._finish_reason.names_finish`).
     """
     data = _mapping(chunk.get("response")) if "response" in chunk else chunk
     candidates = data.get("candidates")
     first = _mapping(candidates[0]) if isinstance(candidates, list) and candidates else {}
-    return _text(first.get("finishReason")) is not None
+    return names_finish(first.get("finishReason"))
 
 
 def events_chunks(events: Iterable[SseEvent]) -> tuple[list[Mapping[str, Any]], int]:
@@ -114,9 +116,16 @@ class GroundedStream:
     usage: SearchUsage | None = None
     model: str | None = None
     response_id: str | None = None
+    finished: bool = False
+    """Whether a chunk has named a finish reason: text after it is not the answer's."""
 
     def absorb(self, chunk: Mapping[str, Any]) -> None:
-        """Fold one chunk in (a Cloud Code Assist wrapper is unwrapped first)."""
+        """Fold one chunk in (a Cloud Code Assist wrapper is unwrapped first).
+
+        Text after the chunk that finished the answer is left out: a chunk replayed or
+        spliced on after it added its text to an answer already whole. Usage and grounding
+        still read, as a last usage-only chunk may follow.
+        """
         data = _mapping(chunk.get("response")) if "response" in chunk else chunk
         self.model = _text(data.get("modelVersion")) or self.model
         self.response_id = _text(data.get("responseId")) or self.response_id
@@ -132,10 +141,11 @@ class GroundedStream:
             return
         candidate = _mapping(candidates[0])
         parts = _mapping(candidate.get("content")).get("parts")
-        for part in parts if isinstance(parts, list) else []:
+        for part in parts if isinstance(parts, list) and not self.finished else []:
             part = _mapping(part)
             if isinstance(part.get("text"), str) and part.get("thought") is not True:
                 self.answer.append(part["text"])
+        self.finished = self.finished or names_finish(candidate.get("finishReason"))
         self._ground(_mapping(candidate.get("groundingMetadata")))
 
     def _ground(self, metadata: Mapping[str, Any]) -> None:

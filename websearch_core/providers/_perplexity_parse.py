@@ -45,6 +45,7 @@ from ._common import (
     is_http_url,
 )
 from ._field_errors import field_error
+from ._finish_reason import names_finish
 
 __all__ = [
     "ChatStream",
@@ -75,11 +76,18 @@ def as_mapping(value: Any) -> Mapping[str, Any]:
 
 
 def events_json(events: Iterable[SseEvent]) -> list[Mapping[str, Any]]:
-    """The JSON objects of a stream's events; ``[DONE]`` and non-JSON events are skipped."""
+    """The JSON objects of a stream's events, up to ``[DONE]``; non-JSON events are skipped.
+
+    ``[DONE]`` ends the stream: a chunk after it (a proxy replaying one, a second stream
+    spliced on) is not part of the answer. Read on, its delta was added to an answer already
+    complete (the capture with one chunk repeated after ``[DONE]`` ended in `` **``).
+    """
     objects: list[Mapping[str, Any]] = []
     for event in events:
         data = event.data.strip()
-        if not data or data == "[DONE]":
+        if data == "[DONE]":
+            break
+        if not data:
             continue
         try:
             value = json_loads(data)
@@ -95,14 +103,15 @@ def stream_finished(events: Sequence[SseEvent], chunks: Iterable[Mapping[str, An
 
     The last chunk of a finished stream names why generation stopped (``finish_reason``, as
     the capture's ``chat.completion.done`` does) and ``data: [DONE]`` follows it; a proxy or
-    server that gives up mid-answer can still close the body cleanly, with neither.
+    server that gives up mid-answer can still close the body cleanly, with neither. A reason
+    of another type than a string still names one (:func:`._finish_reason.names_finish`).
     """
     if any(event.data.strip() == "[DONE]" for event in events):
         return True
     for chunk in chunks:
         choices = chunk.get("choices")
         for choice in choices if isinstance(choices, list) else ():
-            if clean_text(as_mapping(choice).get("finish_reason")):
+            if names_finish(as_mapping(choice).get("finish_reason")):
                 return True
     return False
 
@@ -122,9 +131,16 @@ class ChatStream:
     related_questions: list[str] = field(default_factory=list)
     annotations: list[Mapping[str, Any]] = field(default_factory=list)
     usage: Mapping[str, Any] | None = None
+    finished: bool = False
+    """Whether a chunk has named a finish reason: content after it is not the answer's."""
 
     def absorb(self, data: Mapping[str, Any], *, delta_key: str) -> None:
-        """Fold one chunk (``delta_key="delta"``) or one completion (``"message"``) in."""
+        """Fold one chunk (``delta_key="delta"``) or one completion (``"message"``) in.
+
+        Content after the chunk naming a ``finish_reason`` is left out (a chunk replayed
+        after it added its delta to an answer already whole); usage, citations and
+        results still read, as a last usage-only chunk may follow.
+        """
         self.request_id = clean_text(data.get("id")) or self.request_id
         self.model = clean_text(data.get("model")) or self.model
         for key, target in (("citations", "citations"), ("related_questions", "related")):
@@ -150,8 +166,9 @@ class ChatStream:
         first = as_mapping(choices[0]) if isinstance(choices, list) and choices else {}
         part = as_mapping(first.get(delta_key))
         content = part.get("content")
-        if isinstance(content, str):
+        if isinstance(content, str) and not self.finished:
             self.answer += content
+        self.finished = self.finished or names_finish(first.get("finish_reason"))
         annotations = part.get("annotations")
         if isinstance(annotations, list) and len(self.annotations) < MAX_RESULT_ITEMS:
             # Chunks may each carry some: the ones read stop at the bound, across the stream.
