@@ -86,9 +86,7 @@ async def _search(sim: Simulator, provider_id: str, tmp_path: Path, body: str) -
     sim[provider_id].always(Fault.http(200, body, EVENT_STREAM))
     async with contract_client(sim, provider_id, tmp_path) as ws:
         try:
-            response = await asyncio.wait_for(
-                ws.search(QUERY, provider=provider_id), BOUND_SECONDS
-            )
+            response = await asyncio.wait_for(ws.search(QUERY, provider=provider_id), BOUND_SECONDS)
         except AllProvidersFailedError as caught:
             failure = caught.failures[-1]
             assert isinstance(failure, SearchProviderError)
@@ -101,8 +99,7 @@ async def _search(sim: Simulator, provider_id: str, tmp_path: Path, body: str) -
 def _one_piece_gone(whole: str, part: str) -> bool:
     """Whether ``part`` is ``whole`` with at most one stretch of it left out."""
     return len(part) <= len(whole) and any(
-        whole.startswith(part[:cut]) and whole.endswith(part[cut:])
-        for cut in range(len(part) + 1)
+        whole.startswith(part[:cut]) and whole.endswith(part[cut:]) for cut in range(len(part) + 1)
     )
 
 
@@ -220,9 +217,10 @@ def _after_the_end(provider_id: str, lines: list[str]) -> Iterator[tuple[str, st
         message = next(
             n for n in data if '"response.output_item.done"' in lines[n] and '"message"' in lines[n]
         )
-        yield "the message item after response.completed", whole + lines[message - 1] + lines[
-            message
-        ] + "\n"
+        yield (
+            "the message item after response.completed",
+            whole + lines[message - 1] + lines[message] + "\n",
+        )
         return
     middle = lines[data[len(data) // 2]]
     yield "a middle chunk after the finishing one", whole + middle + "\n"
@@ -231,9 +229,7 @@ def _after_the_end(provider_id: str, lines: list[str]) -> Iterator[tuple[str, st
 
 
 @pytest.mark.parametrize("provider_id", sorted(CAPTURES))
-async def test_events_after_the_end_are_not_the_answers(
-    tmp_path: Path, provider_id: str
-) -> None:
+async def test_events_after_the_end_are_not_the_answers(tmp_path: Path, provider_id: str) -> None:
     """A chunk replayed after the stream's end was added to the answer (Codex's doubled)."""
     lines = _lines(provider_id)
     async with Simulator([provider_id]) as sim:
