@@ -14,11 +14,14 @@ from ..errors import ResponseParseError
 from ..json_decode import json_loads
 from ..sse import SseEvent
 from ..transport import HttpResponse, raise_for_status
+from ._field_errors import field_error
 
 __all__ = ["message_from_stream"]
 
 PROVIDER_ID: Final = "anthropic"
 INVALID_STREAM_JSON: Final = "Anthropic stream carried invalid JSON"
+INVALID_TOOL_INPUT: Final = "Anthropic stream carried invalid tool input"
+NO_START: Final = "Anthropic stream had no message_start event"
 _STREAM_ERROR_STATUS: Final = {
     "invalid_request_error": 400,
     "authentication_error": 401,
@@ -59,33 +62,48 @@ def _text_so_far(block: Mapping[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _apply_delta(block: dict[str, Any], delta: Mapping[str, Any], partial: list[str]) -> None:
+def _piece(delta: Mapping[str, Any], key: str) -> str:
+    """The delta's ``key`` text; another type carries none.
+
+    ``str()`` of it put ``None``, ``7``, ``['x']`` or ``{'k': 'v'}`` into the answer when a
+    ``text_delta``'s text came wrong-typed (48 of the capture's fields each, in the sweep).
+    """
+    value = delta.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _apply_delta(
+    block: dict[str, Any], delta: Mapping[str, Any], partial: list[str], index: int
+) -> None:
     kind = delta.get("type")
     if kind == "text_delta":
-        block["text"] = _text_so_far(block, "text") + str(delta.get("text", ""))
+        block["text"] = _text_so_far(block, "text") + _piece(delta, "text")
     elif kind == "citations_delta":
         citations = block.get("citations")
         if not isinstance(citations, list):
             citations = block["citations"] = []
         citations.append(delta.get("citation"))
     elif kind == "input_json_delta":
-        partial.append(str(delta.get("partial_json", "")))
+        if not isinstance(delta.get("partial_json"), str):
+            text = f"{INVALID_TOOL_INPUT} (content block {index})"
+            raise field_error(PROVIDER_ID, text, delta, "partial_json", "a string", parent="delta")
+        partial.append(delta["partial_json"])
     elif kind == "thinking_delta":
-        block["thinking"] = _text_so_far(block, "thinking") + str(delta.get("thinking", ""))
+        block["thinking"] = _text_so_far(block, "thinking") + _piece(delta, "thinking")
     elif kind == "signature_delta":
-        block["signature"] = str(delta.get("signature", ""))
+        block["signature"] = _piece(delta, "signature")
 
 
-def _finish_input(block: dict[str, Any], partial: list[str]) -> None:
+def _finish_input(block: dict[str, Any], partial: list[str], index: int) -> None:
     if not partial:
         return
     text = "".join(partial).strip()
     try:
         block["input"] = json_loads(text) if text else {}
     except ValueError:
-        raise ResponseParseError(
-            PROVIDER_ID, "Anthropic stream carried invalid tool input", 502
-        ) from None
+        # The block's number names where: the same text for every block told nothing.
+        message = f"{INVALID_TOOL_INPUT} (content block {index}'s input_json_delta pieces)"
+        raise ResponseParseError(PROVIDER_ID, message, 502) from None
 
 
 class _StreamFold:
@@ -95,6 +113,8 @@ class _StreamFold:
         self.message: dict[str, Any] | None = None
         self.blocks: dict[int, dict[str, Any]] = {}
         self.partial: dict[int, list[str]] = {}
+        self.bad_start: Mapping[str, Any] | None = None
+        """A ``message_start`` whose ``message`` was no object, for the refusal to name."""
 
     def feed(self, payload: Mapping[str, Any], kind: str) -> None:
         index = payload.get("index")
@@ -103,14 +123,18 @@ class _StreamFold:
             _stream_error(payload)
         elif kind == "message_start" and isinstance(payload.get("message"), Mapping):
             self.message = dict(payload["message"])
+        elif kind == "message_start":
+            self.bad_start = payload
         elif kind == "content_block_start" and isinstance(payload.get("content_block"), Mapping):
             self.blocks[position] = dict(payload["content_block"])
             self.partial[position] = []
         elif kind == "content_block_delta" and isinstance(payload.get("delta"), Mapping):
             block = self.blocks.setdefault(position, {})
-            _apply_delta(block, payload["delta"], self.partial.setdefault(position, []))
+            partial = self.partial.setdefault(position, [])
+            _apply_delta(block, payload["delta"], partial, position)
         elif kind == "content_block_stop":
-            _finish_input(self.blocks.setdefault(position, {}), self.partial.pop(position, []))
+            block = self.blocks.setdefault(position, {})
+            _finish_input(block, self.partial.pop(position, []), position)
         elif kind == "message_delta":
             self.message_delta(payload)
 
@@ -122,7 +146,20 @@ class _StreamFold:
             self.message.update({k: v for k, v in delta.items() if v is not None})
         usage = payload.get("usage")
         if isinstance(usage, Mapping):
-            self.message["usage"] = {**(self.message.get("usage") or {}), **usage}
+            # message_start's usage may have come as a number or list: it is replaced, not
+            # merged (``**7`` was a TypeError, the one crash of the stream sweep).
+            started = self.message.get("usage")
+            self.message["usage"] = {**(started if isinstance(started, Mapping) else {}), **usage}
+
+
+def _kind(payload: Mapping[str, Any], event: SseEvent) -> str:
+    """The event's type: its data's ``type`` when a string, else its SSE ``event:`` name.
+
+    ``str()`` of a wrong-typed ``type`` named the event ``"7"``: a ``message_start`` so
+    read was refused as ``no message_start event``, though its SSE line named it.
+    """
+    kind = payload.get("type")
+    return kind if isinstance(kind, str) and kind else event.event
 
 
 def message_from_stream(events: Iterable[SseEvent]) -> dict[str, Any]:
@@ -138,8 +175,13 @@ def message_from_stream(events: Iterable[SseEvent]) -> dict[str, Any]:
     fold = _StreamFold()
     for event in events:
         payload = _decode(event.data)
-        fold.feed(payload, str(payload.get("type") or event.event))
+        fold.feed(payload, _kind(payload, event))
+    if fold.message is None and fold.bad_start is not None:
+        # One came, with its message of another type: say so, not that none came.
+        raise field_error(
+            PROVIDER_ID, NO_START, fold.bad_start, "message", "an object", parent="message_start"
+        )
     if fold.message is None:
-        raise ResponseParseError(PROVIDER_ID, "Anthropic stream had no message_start event", 502)
+        raise ResponseParseError(PROVIDER_ID, NO_START, 502)
     fold.message["content"] = [fold.blocks[index] for index in sorted(fold.blocks)]
     return fold.message
