@@ -271,7 +271,9 @@ def parse_messages_stream(
         block = data.get("content_block")
         delta = data.get("delta")
         if isinstance(delta, Mapping) and delta.get("type") == "text_delta":
-            answer.append(str(delta.get("text") or ""))
+            # Only a string is text: str() wrote 7, ['x'] or {'k': 'v'} into the answer.
+            text = delta.get("text")
+            answer.append(text if isinstance(text, str) else "")
         if not isinstance(block, Mapping):
             continue
         tool_input = block.get("input")
