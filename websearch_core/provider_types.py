@@ -63,6 +63,12 @@ class ProviderInfo:
     """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
     setup_hint: str | None = None
     """How to configure it when that is not an API key variable (SearXNG's endpoint)."""
+    key_prefixes: tuple[str, ...] = ()
+    """How its API keys begin, where its own documents say so (Tavily's ``tvly-``).
+
+    Only a documented prefix: a key with another provider's prefix and none of its own
+    was pasted into the wrong variable, which :mod:`~websearch_core.key_shapes` says
+    (never more of the key than the prefix). Empty: no known shape, nothing is said."""
     filters: FilterSupport = field(default_factory=FilterSupport)
     """How it applies each search filter (API parameter or query syntax); what it
     declares neither way is checked on its results or reported as ignored. For a provider

@@ -124,6 +124,7 @@ INFO = ProviderInfo(
     description="Claude's native web_search tool (uses Anthropic OAuth or ANTHROPIC_API_KEY)",
     docs_url="https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool",
     env_vars=("ANTHROPIC_SEARCH_API_KEY", "ANTHROPIC_API_KEY"),
+    key_prefixes=("sk-ant-",),  # its Console's keys begin sk-ant- (sk-ant-api03-...)
     honours=honours(_FILTERS, "max_tokens", "temperature"),
     default_results=None,
     max_results=None,

@@ -101,6 +101,7 @@ INFO = ProviderInfo(
     description="Uses Firecrawl API when FIRECRAWL_API_KEY is set; falls back to keyless mode",
     docs_url="https://docs.firecrawl.dev/api-reference/endpoint/search",
     env_vars=("FIRECRAWL_API_KEY",),
+    key_prefixes=("fc-",),  # its API reference: "Bearer fc-123456789 ... is your API key"
     honours=honours(FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,

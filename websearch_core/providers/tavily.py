@@ -98,6 +98,7 @@ INFO = ProviderInfo(
     description="Requires TAVILY_API_KEY",
     docs_url="https://docs.tavily.com/documentation/api-reference/endpoint/search",
     env_vars=("TAVILY_API_KEY",),
+    key_prefixes=("tvly-",),  # its quickstart's tvly-YOUR_API_KEY; its keys start so
     honours=honours(_FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
