@@ -41,8 +41,10 @@ from ..deadline import (
     store_share,
 )
 from ..errors import (
+    AuthorizationError,
     ConfigurationError,
     DeadlineExceededError,
+    OAuthTokenError,
     ProviderNotConfiguredError,
     SearchProviderError,
 )
@@ -476,7 +478,10 @@ class ChainRunner:
                         await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
                 said = format_provider_failure(error, provider.info.label)
-                detail = _with_uncounted(outcome, error, said, _uncounted(bound, reservation))
+                hint = await _key_hint(provider, context, error, deadline)
+                detail = _with_uncounted(
+                    outcome, error, said + hint, _uncounted(bound, reservation), bool(hint)
+                )
                 attempt = _failed(provider, error, elapsed, detail)
                 outcome.attempts.append(attempt)
                 status = getattr(error, "status", None)
@@ -625,7 +630,11 @@ def _noted(answer: AttemptAnswer, uncounted: tuple[str, ...]) -> AttemptAnswer:
 
 
 def _with_uncounted(
-    outcome: ChainOutcome, error: BaseException, said: str, uncounted: tuple[str, ...]
+    outcome: ChainOutcome,
+    error: BaseException,
+    said: str,
+    uncounted: tuple[str, ...],
+    own_text: bool = False,
 ) -> str:
     """The text a failed turn ends with: its error's (``said``), then its uncounted notes.
 
@@ -633,12 +642,32 @@ def _with_uncounted(
     an answer's notes say the same notes (:func:`_noted`). Before, a fan-out engine's note
     was also among the fan-out's notes, which an empty answer's error text repeats: the
     detail said it twice, and the final error said it only when that engine had answered.
+    ``own_text``: ``said`` is not the error's formatted text alone (a key's hint follows
+    it), so it is recorded even without notes.
     """
     if not uncounted:
+        if own_text:
+            outcome.texts.append((error, said))
         return said
     text = join_clauses([said, *uncounted])
     outcome.texts.append((error, text))
     return text
+
+
+async def _key_hint(
+    provider: SearchProvider, context: ProviderContext, error: BaseException, deadline: Deadline
+) -> str:
+    """What a refused key's text adds when the key looks like another provider's, or ``""``.
+
+    Only a refusal of a key (not of a sign-in, which has its own text) is looked at, so a
+    search that is answered or fails otherwise pays nothing (:mod:`~websearch_core.
+    key_shapes`).
+    """
+    if not isinstance(error, AuthorizationError) or isinstance(error, OAuthTokenError):
+        return ""
+    from ..key_shapes import refusal_hint_for  # only on a refusal's path
+
+    return await refusal_hint_for(provider, context, max(deadline.remaining(), 0.0))
 
 
 def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:

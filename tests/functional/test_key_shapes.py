@@ -1,0 +1,150 @@
+"""A key of another provider in a provider's variable is named: a Tavily key in BRAVE_API_KEY.
+
+firstusers11 set a Tavily ``tvly-...`` key in ``BRAVE_API_KEY`` and read only Brave's
+refusal (``Brave authorization failed (401). Check API key or base URL.``), nothing saying
+why. Driven against the loopback simulator (Brave answering 401) through ``WebSearch`` and
+the ``websearch`` command in a subprocess; the key's secret part is checked never to show.
+A key with no known shape, or its own provider's, gains no word (the guards below).
+"""
+
+import logging
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import AllProvidersFailedError
+from websearch_core.testing import Fault, Simulator
+
+SECRET = "k3ys3cr3tpart0123456789"
+"""What follows the prefix in each test key: it must never be shown."""
+TAVILY_SHAPED = f"tvly-{SECRET}"
+SPEC_TEXT = "Brave authorization failed (401). Check API key or base URL."
+HINT = (
+    " The key in BRAVE_API_KEY looks like a Tavily key (tvly-...); Tavily's is read from "
+    "TAVILY_API_KEY."
+)
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    """Brave and Tavily on loopback, each refusing every key with a 401."""
+    async with Simulator(["brave", "tavily"]) as simulator:
+        simulator["brave"].always(Fault.unauthorized())
+        simulator["tavily"].always(Fault.unauthorized())
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: object) -> WebSearch:
+    """A client reading its keys from the environment (none given in code)."""
+    return WebSearch(sim.settings(**overrides), api_keys={})
+
+
+async def _refusal(sim: Simulator, provider: str) -> str:
+    """The text of a search forced to ``provider`` that the simulator refuses."""
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search("python asyncio", provider=provider)
+    return str(caught.value)
+
+
+async def test_a_tavily_key_in_brave_api_key_is_named_when_brave_refuses_it(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The spec's text first, word for word, then the key's place, prefix and true home."""
+    monkeypatch.setenv("BRAVE_API_KEY", TAVILY_SHAPED)
+    text = await _refusal(sim, "brave")
+    assert text == SPEC_TEXT + HINT
+    assert SECRET not in text
+    assert len(sim["brave"].requests) == 1  # refused by Brave, not held back
+
+
+async def test_a_key_with_no_known_shape_keeps_the_spec_text_alone(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guard (passes before and after): no false alarm for a key of no documented shape."""
+    monkeypatch.setenv("BRAVE_API_KEY", f"BSA{SECRET}")
+    assert await _refusal(sim, "brave") == SPEC_TEXT
+
+
+async def test_a_key_with_its_own_providers_shape_keeps_the_spec_text_alone(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guard (passes before and after): a Tavily key refused by Tavily is only refused."""
+    monkeypatch.setenv("TAVILY_API_KEY", TAVILY_SHAPED)
+    assert await _refusal(sim, "tavily") == (
+        "Tavily authorization failed (401). Check API key or base URL."
+    )
+
+
+async def test_a_key_shaped_like_another_providers_is_warned_of_once_at_the_first_search(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Both providers are in the plan: the warning comes once, before any refusal, with no
+    more of the key than its prefix; a second client and search add none."""
+    monkeypatch.setenv("BRAVE_API_KEY", TAVILY_SHAPED)
+    monkeypatch.setenv("TAVILY_API_KEY", f"tvly-{SECRET[::-1]}")
+    sim["tavily"].always(None)  # Tavily answers: the warning is not a refusal's text
+    caplog.set_level(logging.WARNING, logger="websearch_core")
+    for _ in range(2):  # the plan (both providers) is imported by the first search
+        async with _client(sim, providers=("brave", "tavily")) as ws:
+            await ws.search("python asyncio")
+    said = [r.getMessage() for r in caplog.records if "looks like a Tavily key" in r.getMessage()]
+    assert said == [HINT.strip().rstrip(".")]
+    assert all(SECRET not in r.getMessage() for r in caplog.records)
+
+
+@pytest.fixture
+def threaded_sim() -> Iterator[Simulator]:
+    """Brave on loopback in a thread, refusing every key with a 401, for a subprocess."""
+    with Simulator(["brave"]).running_in_thread() as simulator:
+        simulator["brave"].always(Fault.unauthorized())
+        yield simulator
+
+
+def _websearch(sim: Simulator, key: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``websearch --provider brave QUERY`` with ``key`` in BRAVE_API_KEY, on the simulator."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(Path.cwd()), os.environ.get("PYTHONPATH", "")]),
+        "WEBSEARCH_STATE_DIR": str(tmp_path),
+        "WEBSEARCH_STATE_BACKEND": "memory",
+        "WEBSEARCH_BROWSER": "off",
+        "WEBSEARCH_BRAVE_BASE_URL": sim["brave"].base_url,
+        "WEBSEARCH_PROVIDERS": "brave",
+        "BRAVE_API_KEY": key,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "websearch_core", "--no-cache", "--provider", "brave", "q"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_command_names_a_tavily_key_in_brave_api_key(
+    threaded_sim: Simulator, tmp_path: Path
+) -> None:
+    """The command's failure says it too, and never more of the key than its prefix."""
+    done = _websearch(threaded_sim, TAVILY_SHAPED, tmp_path)
+    assert done.returncode == 1, done.stderr
+    said = done.stdout + done.stderr
+    assert SPEC_TEXT + HINT in said
+    assert SECRET not in said
+
+
+def test_the_command_says_nothing_more_of_a_key_with_no_known_shape(
+    threaded_sim: Simulator, tmp_path: Path
+) -> None:
+    """Guard (passes before and after): the same refusal of a key of no known shape."""
+    done = _websearch(threaded_sim, f"BSA{SECRET}", tmp_path)
+    assert done.returncode == 1, done.stderr
+    said = done.stdout + done.stderr
+    assert SPEC_TEXT in said
+    assert "looks like" not in said
