@@ -69,6 +69,7 @@ from .errors import (
 from .format import format_for_llm
 from .imports_outlasted import ImportsOutlastedDeadline
 from .key_names import key_checks_waiting, left_out, report_misnamed_key_variables
+from .key_shapes import imported_infos, report_key_shapes
 from .loop_run import run_to_end
 from .loop_servers import blocked_origin, sync_call_blocks_server
 from .loop_worker import run_on_worker_thread
@@ -222,6 +223,12 @@ class WebSearch(SearchClosing):
         # import hung held the loop and the call with no limit). The rest are checked at
         # the first search, after its imports, which end by its deadline.
         report_misnamed_key_variables(self._has_key, asks=is_loaded)
+        # A key shaped like another provider's (a tvly- key in BRAVE_API_KEY): of those
+        # imported here, and again at the first search, after its imports.
+        report_key_shapes(imported_infos(), os.environ)
+        self._shapes_waiting = True
+        """Whether the key shapes are still to be checked once the first search's plan is
+        imported (:meth:`_begin`)."""
         self._checks_waiting = key_checks_waiting(os.environ, is_loaded) or variables_waiting(
             os.environ, is_loaded
         )
@@ -524,6 +531,9 @@ class WebSearch(SearchClosing):
             self._checks_waiting = False
             report_unknown_variables(asks=is_loaded)
             report_misnamed_key_variables(self._has_key, asks=is_loaded)
+        if self._shapes_waiting:  # once a client, after its first plan's imports
+            self._shapes_waiting = False
+            report_key_shapes(imported_infos(), os.environ)
         return searched, deadline
 
     def _say_store_problem(self, outcome: ChainOutcome) -> None:
