@@ -7,6 +7,7 @@ the ``websearch`` command in a subprocess; the key's secret part is checked neve
 A key with no known shape, or its own provider's, gains no word (the guards below).
 """
 
+import json
 import logging
 import os
 import subprocess
@@ -61,6 +62,41 @@ async def test_a_tavily_key_in_brave_api_key_is_named_when_brave_refuses_it(
     assert text == SPEC_TEXT + HINT
     assert SECRET not in text
     assert len(sim["brave"].requests) == 1  # refused by Brave, not held back
+
+
+async def test_braves_own_422_token_refusal_names_the_tavily_key_too(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Brave refuses a bad key with 422 ``SUBSCRIPTION_TOKEN_INVALID`` (its own way, an
+    authorization failure here): its text is kept and gains the same sentence."""
+    monkeypatch.setenv("BRAVE_API_KEY", TAVILY_SHAPED)
+    body = json.dumps(
+        {
+            "type": "ErrorResponse",
+            "error": {
+                "code": "SUBSCRIPTION_TOKEN_INVALID",
+                "detail": "The provided subscription token is invalid.",
+                "status": 422,
+            },
+        }
+    )
+    sim["brave"].always(Fault.http(422, body))
+    text = await _refusal(sim, "brave")
+    assert text == f"Brave API error (422): {body}" + HINT
+    assert SECRET not in text
+
+
+async def test_a_key_in_code_shaped_like_another_providers_is_named_where_it_was_given(
+    sim: Simulator,
+) -> None:
+    """A Tavily key given as ``api_keys["brave"]`` is named there, not as a variable."""
+    async with WebSearch(sim.settings(), api_keys={"brave": TAVILY_SHAPED}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search("python asyncio", provider="brave")
+    assert str(caught.value) == SPEC_TEXT + (
+        ' The key given in code as api_keys["brave"] looks like a Tavily key (tvly-...); '
+        "Tavily's is read from TAVILY_API_KEY."
+    )
 
 
 async def test_a_key_with_no_known_shape_keeps_the_spec_text_alone(
