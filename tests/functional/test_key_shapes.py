@@ -54,13 +54,18 @@ async def _refusal(sim: Simulator, provider: str) -> str:
 
 
 async def test_a_tavily_key_in_brave_api_key_is_named_when_brave_refuses_it(
-    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The spec's text first, word for word, then the key's place, prefix and true home."""
+    """The spec's text first, word for word, then the key's place, prefix and true home;
+    the failure's log line says the same."""
     monkeypatch.setenv("BRAVE_API_KEY", TAVILY_SHAPED)
+    caplog.set_level(logging.WARNING, logger="websearch_core")
     text = await _refusal(sim, "brave")
     assert text == SPEC_TEXT + HINT
     assert SECRET not in text
+    logged = [r.getMessage() for r in caplog.records if "brave failed" in r.getMessage()]
+    assert logged == [f"web search provider brave failed (401): {SPEC_TEXT}{HINT}"]
+    assert all(SECRET not in r.getMessage() for r in caplog.records)
     assert len(sim["brave"].requests) == 1  # refused by Brave, not held back
 
 
@@ -124,7 +129,7 @@ async def test_a_key_shaped_like_another_providers_is_warned_of_once_at_the_firs
     more of the key than its prefix; a second client and search add none."""
     monkeypatch.setenv("BRAVE_API_KEY", TAVILY_SHAPED)
     monkeypatch.setenv("TAVILY_API_KEY", f"tvly-{SECRET[::-1]}")
-    sim["tavily"].always(None)  # Tavily answers: the warning is not a refusal's text
+    sim["brave"].always(None)  # Brave answers: the warning is not a refusal's text
     caplog.set_level(logging.WARNING, logger="websearch_core")
     for _ in range(2):  # the plan (both providers) is imported by the first search
         async with _client(sim, providers=("brave", "tavily")) as ws:

@@ -477,10 +477,10 @@ class ChainRunner:
                     else:
                         await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
-                said = format_provider_failure(error, provider.info.label)
                 hint = await _key_hint(provider, context, error, deadline)
+                said = format_provider_failure(error, provider.info.label) + hint
                 detail = _with_uncounted(
-                    outcome, error, said + hint, _uncounted(bound, reservation), bool(hint)
+                    outcome, error, said, _uncounted(bound, reservation), bool(hint)
                 )
                 attempt = _failed(provider, error, elapsed, detail)
                 outcome.attempts.append(attempt)
