@@ -1451,10 +1451,11 @@ def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Ite
     The document libraries' records (:data:`_DOCUMENT_LIBRARIES`) go the same way.
 
     Without a handler Python's last-resort handler would print every provider warning,
-    which duplicates the failure text the command prints itself. Two kinds of warning are
+    which duplicates the failure text the command prints itself. Three kinds of warning are
     another matter, as nothing else in a command's output says them: the state store's
     (``state_warnings``; a store that cannot be used means budgets and cooldowns are not in
-    force) and the credential store's (one other users can read).
+    force), the credential store's (one other users can read) and a key shaped like another
+    provider's (:mod:`~websearch_core.key_shapes`), which an answered search never shows.
     """
     logger = logging.getLogger("websearch_core")
     documents = [logging.getLogger(name) for name in _DOCUMENT_LIBRARIES]
@@ -1466,6 +1467,7 @@ def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Ite
     else:
         handler = logging.NullHandler()
         loud.append(logging.getLogger("websearch_core.credentials"))
+        loud.append(logging.getLogger("websearch_core.key_shapes"))  # a key's wrong home
         if state_warnings:
             loud.append(logging.getLogger("websearch_core.state"))
     warnings_handler = logging.StreamHandler(sys.stderr)

@@ -36,7 +36,10 @@ __all__ = [
     "shape_sentence",
 ]
 
-logger = logging.getLogger("websearch_core")
+logger = logging.getLogger("websearch_core.key_shapes")
+"""A child of the core's logger, so the command can let its warning through
+(:func:`~websearch_core.cli._quiet_library_logging`): nothing else in a search's output
+says it when the key is not refused."""
 
 
 def other_shape(

@@ -141,14 +141,16 @@ async def test_a_key_shaped_like_another_providers_is_warned_of_once_at_the_firs
 
 @pytest.fixture
 def threaded_sim() -> Iterator[Simulator]:
-    """Brave on loopback in a thread, refusing every key with a 401, for a subprocess."""
-    with Simulator(["brave"]).running_in_thread() as simulator:
+    """Brave and Tavily on loopback in a thread, Brave refusing every key with a 401."""
+    with Simulator(["brave", "tavily"]).running_in_thread() as simulator:
         simulator["brave"].always(Fault.unauthorized())
         yield simulator
 
 
-def _websearch(sim: Simulator, key: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    """``websearch --provider brave QUERY`` with ``key`` in BRAVE_API_KEY, on the simulator."""
+def _websearch(
+    sim: Simulator, key: str, tmp_path: Path, *args: str, **more: str
+) -> subprocess.CompletedProcess[str]:
+    """``websearch ARGS q`` with ``key`` in BRAVE_API_KEY (and ``more``), on the simulator."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(Path.cwd()), os.environ.get("PYTHONPATH", "")]),
@@ -156,11 +158,13 @@ def _websearch(sim: Simulator, key: str, tmp_path: Path) -> subprocess.Completed
         "WEBSEARCH_STATE_BACKEND": "memory",
         "WEBSEARCH_BROWSER": "off",
         "WEBSEARCH_BRAVE_BASE_URL": sim["brave"].base_url,
+        "WEBSEARCH_TAVILY_BASE_URL": sim["tavily"].base_url,
         "WEBSEARCH_PROVIDERS": "brave",
         "BRAVE_API_KEY": key,
+        **more,
     }
     return subprocess.run(
-        [sys.executable, "-m", "websearch_core", "--no-cache", "--provider", "brave", "q"],
+        [sys.executable, "-m", "websearch_core", "--no-cache", *args, "q"],
         env=env,
         capture_output=True,
         text=True,
@@ -173,7 +177,7 @@ def test_the_command_names_a_tavily_key_in_brave_api_key(
     threaded_sim: Simulator, tmp_path: Path
 ) -> None:
     """The command's failure says it too, and never more of the key than its prefix."""
-    done = _websearch(threaded_sim, TAVILY_SHAPED, tmp_path)
+    done = _websearch(threaded_sim, TAVILY_SHAPED, tmp_path, "--provider", "brave")
     assert done.returncode == 1, done.stderr
     said = done.stdout + done.stderr
     assert SPEC_TEXT + HINT in said
@@ -184,8 +188,27 @@ def test_the_command_says_nothing_more_of_a_key_with_no_known_shape(
     threaded_sim: Simulator, tmp_path: Path
 ) -> None:
     """Guard (passes before and after): the same refusal of a key of no known shape."""
-    done = _websearch(threaded_sim, f"BSA{SECRET}", tmp_path)
+    done = _websearch(threaded_sim, f"BSA{SECRET}", tmp_path, "--provider", "brave")
     assert done.returncode == 1, done.stderr
     said = done.stdout + done.stderr
     assert SPEC_TEXT in said
     assert "looks like" not in said
+
+
+def test_the_command_warns_of_a_tavily_key_in_brave_api_key_when_tavily_answers(
+    threaded_sim: Simulator, tmp_path: Path
+) -> None:
+    """Both in the chain, Brave refusing and Tavily answering: the answer is printed, and
+    the warning once on stderr (the command hid the library's warnings before)."""
+    done = _websearch(
+        threaded_sim,
+        TAVILY_SHAPED,
+        tmp_path,
+        WEBSEARCH_PROVIDERS="brave,tavily",
+        TAVILY_API_KEY=f"tvly-{SECRET[::-1]}",
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(threaded_sim["tavily"].requests) == 1
+    warning = f"websearch: warning: {HINT.strip().rstrip('.')}"
+    assert done.stderr.splitlines().count(warning) == 1, done.stderr
+    assert SECRET not in done.stdout + done.stderr
