@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
+from websearch_core.build_deadline import BuildImportsOutlastedError
 from websearch_core.client_options import ClientOptions
 from websearch_core.deadline import CallClock
 from websearch_core.models import SearchToolResult
@@ -192,9 +193,11 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         try:
             with CallClock():  # the deadline counts from here: building a client imports
                 client = self.web_search or await self._own_clients().for_running_loop(
-                    self.new_client
+                    self.new_client, self.known_deadline_seconds()
                 )
                 result = await client.run(params)
+        except BuildImportsOutlastedError as error:  # a search's failure, worded as one
+            result = error.tool_result()
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
         return self._output(result)

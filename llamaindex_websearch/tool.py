@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from typing_extensions import Unpack
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
+from websearch_core.build_deadline import BuildImportsOutlastedError, known_deadline
 from websearch_core.deadline import CallClock
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency, SearchParams, SearchToolResult
@@ -294,7 +295,12 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         """:meth:`web_search` on the running loop, reusing the spec's HTTP session."""
         params = _search_params(query, recency, limit, max_tokens, temperature, num_search_results)
         with CallClock():  # the deadline counts from here: building a client imports
-            client = self._given or await self._clients.for_running_loop(self._new_client)
+            try:
+                client = self._given or await self._clients.for_running_loop(
+                    self._new_client, known_deadline(self._kwargs.get("settings"), self._kwargs)
+                )
+            except BuildImportsOutlastedError as error:  # a search's failure, worded as one
+                return error.tool_result()
             return await client.run(params)
 
     def to_tool_list(

@@ -84,9 +84,9 @@ from .models import (
 from .own_session import open_own_session
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .provider_imports import (
+    import_for_build,
     import_for_fetch,
     import_for_status,
-    import_for_uses,
     import_off_loop,
 )
 from .providers import ProviderContext, get_provider, is_loaded
@@ -1292,7 +1292,9 @@ class LoopBoundClient:
             self._base = build()
         return self._base
 
-    async def for_running_loop(self, build: Callable[[], WebSearch]) -> WebSearch:
+    async def for_running_loop(
+        self, build: Callable[[], WebSearch], deadline_seconds: float | None = None
+    ) -> WebSearch:
         """The client of the running loop, built on the loop's first call.
 
         One per loop (two long-lived loops in two threads alternate without rebuilding),
@@ -1300,15 +1302,26 @@ class LoopBoundClient:
         hold across loops (a second ``asyncio.run``) as across calls. A client is closed
         when its loop shuts down, or by :meth:`aclose` on that loop. Building the first
         imports the settings' checks, which a tool not entered imported on the loop: they
-        are imported on a worker thread first (with no limit: the settings they read
-        decide the deadline, for a tool whose settings are read at its first call). The
+        are imported on a worker thread first, by the call's deadline when the caller
+        knows it (a ``Settings`` or ``deadline_seconds=`` given), else with no limit (the
+        settings they read decide the deadline). The
         client borrows the store at its first use, in its call, whose imports (the
         store's among them) end by the call's deadline; opened here, the store's import
         held a first call with no limit (a 3 s call waited out a 30 s held import).
+
+        Args:
+            build: Builds the client (reads the settings when none were given).
+            deadline_seconds: The call's deadline when the caller knows it before the
+                build (a ``Settings`` or ``deadline_seconds=`` given:
+                :func:`~websearch_core.build_deadline.known_deadline`): the build's
+                imports end by it. ``None`` waits for them, as the deadline is read there.
+
+        Raises:
+            BuildImportsOutlastedError: ``deadline_seconds`` passed during the imports.
         """
         loop = asyncio.get_running_loop()
         if loop not in self._by_loop:  # its first call here: what building imports, off it
-            await import_for_uses(("build",))
+            await import_for_build(deadline_seconds)
         with self._lock:
             client = self._by_loop.get(loop)
             if client is None:

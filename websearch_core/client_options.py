@@ -344,6 +344,15 @@ class ClientOptions(BaseModel):
         private = cast("dict[str, Any]", self.__pydantic_private__)
         return cast("GivenOptions", private["_given"])
 
+    def known_deadline_seconds(self) -> float | None:
+        """The deadline a call has before the settings are read: given, or the given settings'.
+
+        A first call's build imports end by it (:mod:`~websearch_core.build_deadline`).
+        """
+        from .build_deadline import known_deadline
+
+        return known_deadline(self.settings, self._own_given())
+
     def new_client(self) -> "WebSearch":
         """A new :class:`WebSearch` built from these options (not from ``web_search``).
 

@@ -24,13 +24,16 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from .deadline import Deadline
+from .build_deadline import BuildImportsOutlastedError
+from .deadline import Deadline, call_started
 from .import_jobs import imported
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
 from .settings import Settings
 
 __all__ = [
     "Use",
+    "build_module_pending",
+    "import_for_build",
     "import_for_fetch",
     "import_for_status",
     "import_for_uses",
@@ -185,6 +188,31 @@ async def import_for_uses(uses: Iterable[Use], within: Deadline | None = None) -
         await _imported(modules, (), within)
 
 
+async def import_for_build(deadline_seconds: float | None) -> None:
+    """Import what building a client needs off the loop, by the call's deadline if known.
+
+    The deadline counts from the call's start (:class:`~websearch_core.deadline.CallClock`),
+    as the search's own does.
+
+    Args:
+        deadline_seconds: The call's deadline
+            (:func:`~websearch_core.build_deadline.known_deadline`); ``None`` waits for the
+            imports however long they take.
+
+    Raises:
+        BuildImportsOutlastedError: The deadline passed first; the import goes on for the
+            next call.
+    """
+    if deadline_seconds is None:
+        await import_for_uses(("build",))
+        return
+    deadline = Deadline(deadline_seconds, started=call_started())
+    try:
+        await import_for_uses(("build",), deadline)
+    except TimeoutError:
+        raise BuildImportsOutlastedError(deadline_seconds, build_module_pending()) from None
+
+
 async def import_for_status() -> None:
     """Import what a provider status reads on a worker thread: every provider, the chain."""
     missing = [provider_id for provider_id in PROVIDER_REGISTRY if not is_loaded(provider_id)]
@@ -212,6 +240,18 @@ async def _imported(
     run = functools.partial(_import, modules, provider_ids)
     key = (tuple(modules), tuple(provider_ids))
     await imported(run, key, None if within is None else within.remaining())
+
+
+def build_module_pending() -> str:
+    """The first module building a client imports that is not in yet: the one held.
+
+    They are imported in order on one thread, so the first missing is the one under way
+    (or, once all are in, the last).
+    """
+    for name in _BUILD_MODULES:
+        if name not in sys.modules:
+            return name
+    return _BUILD_MODULES[-1]
 
 
 def _loaded(modules: Sequence[str]) -> bool:

@@ -12,6 +12,10 @@ after reading the settings that set it). Two imports escaped the bound:
 - A tool given no settings reads them at that build, from the environment and the config
   file: the TOML reader and the refresh hooks' check were imported on the loop.
 
+- A tool given a ``Settings`` or ``deadline_seconds=`` waited for the build's own light
+  imports (the settings' wording, ``tomllib``, ...) with no limit, though it knew its
+  deadline: they now end by it, the error naming the module still held.
+
 Each case runs in a fresh interpreter; a held import is let go by the script (an event),
 never timed.
 """
@@ -221,3 +225,122 @@ def test_a_tool_reading_its_config_file_at_its_first_call_imports_nothing_on_the
     assert isinstance(on_loop, list)
     roots = ("websearch_core", "tomllib", "platformdirs")
     assert [name for name in on_loop if name.split(".")[0] in roots] == [], on_loop
+
+
+_BUILD_HELD_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, importlib, json, os, pathlib, tempfile
+
+    from websearch_core.errors import AllProvidersFailedError
+    from websearch_core.testing import Simulator
+
+    def make(sim):
+        # The deadline given: in a Settings, or as deadline_seconds= over a config file.
+        if GIVEN == "settings":
+            options = {
+                "settings": sim.settings(
+                    providers=("brave",), state_backend="memory", deadline_seconds=DEADLINE
+                )
+            }
+        else:
+            folder = pathlib.Path(tempfile.mkdtemp())
+            config = folder / "config.toml"
+            config.write_text(
+                'providers = ["brave"]\\n'
+                'state_backend = "memory"\\n'
+                "[base_urls]\\n"
+                f'brave = {json.dumps(sim.base_urls()["brave"])}\\n'
+            )
+            os.environ["WEBSEARCH_CONFIG_FILE"] = str(config)
+            options = {"deadline_seconds": DEADLINE}
+        if ADAPTER == "langchain tool":
+            from langchain_websearch import WebSearchTool
+
+            tool = WebSearchTool(**options)
+            return tool, lambda: tool.ainvoke({"query": "python asyncio"})
+        if ADAPTER == "langchain retriever":
+            from langchain_websearch import WebSearchRetriever
+
+            retriever = WebSearchRetriever(**options)
+            return retriever, lambda: retriever.ainvoke("python asyncio")
+        if ADAPTER == "llamaindex retriever":
+            from llamaindex_websearch import WebSearchRetriever
+
+            retriever = WebSearchRetriever(**options)
+            return retriever, lambda: retriever.aretrieve("python asyncio")
+        from llamaindex_websearch import create_web_search_tool
+
+        tool = create_web_search_tool(**options)
+        return tool, lambda: tool.acall(query="python asyncio")
+
+    async def call(search):
+        # The error text, or None when answered.
+        try:
+            answer = await search()
+        except AllProvidersFailedError as error:
+            return str(error)
+        if isinstance(answer, list):
+            return None if answer else "nothing"
+        text = str(answer)
+        return text if text.startswith("Error:") else None
+
+    async def main():
+        async with Simulator(["brave"]) as sim:
+            os.environ["BRAVE_API_KEY"] = sim.api_keys()["brave"]
+            searcher, search = make(sim)
+            try:
+                first = await call(search)
+                held = GATED not in sys.modules  # the import still waits on the gate
+                GATE.set()
+                await asyncio.to_thread(importlib.import_module, GATED)  # its end
+                second = await call(search)
+            finally:
+                await searcher.aclose()
+        return {
+            "first": first, "held": held, "second": second, "lapsed": GATE_LAPSED, "on": GATED_ON
+        }
+
+    print(json.dumps(asyncio.run(main())))
+    """
+)
+"""A first call made while a module its build imports is held, let go after the call ends."""
+
+
+@pytest.mark.parametrize(
+    ("adapter", "given", "module"),
+    [
+        ("langchain tool", "settings", "websearch_core.settings_errors"),
+        ("langchain retriever", "settings", "websearch_core.content.safety"),
+        ("llamaindex retriever", "settings", "websearch_core.settings_errors"),
+        ("llamaindex tool", "settings", "websearch_core.content.safety"),
+        ("langchain tool", "deadline_seconds", "tomllib"),
+        ("langchain retriever", "deadline_seconds", "websearch_core.content.safety"),
+        ("llamaindex tool", "deadline_seconds", "websearch_core.content.safety"),
+    ],
+)
+def test_a_first_call_given_its_deadline_ends_by_it_while_its_builds_import_is_held(
+    adapter: str, given: str, module: str
+) -> None:
+    """A tool given a ``Settings`` or ``deadline_seconds=`` ends by it, naming the held module.
+
+    The module held is one the call's build still imports (a LlamaIndex tool checks its
+    options, with the settings' wording, when it is made). Failed before: the build's
+    imports had no limit, so the call waited out the 30 s hold
+    (``lapsed``), then answered.
+    """
+    found = run_watched(
+        gated_import(module) + _BUILD_HELD_SCRIPT,
+        ADAPTER=adapter,
+        GIVEN=given,
+        DEADLINE=_DEADLINE_SECONDS,
+    )
+    assert found["lapsed"] == [], found  # the call waited for the import: never let go
+    assert found["held"] is True, found  # it ended while the import was held
+    assert found["on"] == ["websearch-imports"], found  # off the loop, once
+    first = found["first"]
+    assert isinstance(first, str), found
+    assert (
+        "the 3s deadline for the whole search ran out while building the client: "
+        f"importing {module} had not finished; no provider was asked"
+    ) in first, found
+    assert found["second"] is None, found
