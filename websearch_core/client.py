@@ -205,9 +205,9 @@ class WebSearch(SearchClosing):
         self._api_keys = explicit_keys(api_keys)
         unknown = unknown_ids(list(self._api_keys), KEY_IDS)
         if unknown:  # a mistyped id would leave its key unused, silently
-            from .key_names import key_variables  # every provider's: only on this error
+            from .key_variable_names import KEY_VARIABLES  # as data: no provider imported
 
-            message = unknown_ids_message(unknown, KEY_IDS, key_variables())
+            message = unknown_ids_message(unknown, KEY_IDS, KEY_VARIABLES)
             raise ConfigurationError(f"api_keys: {message}")
         self._refreshers = dict(oauth_refreshers or {})
         self.credentials = Credentials(
