@@ -89,7 +89,7 @@ from .provider_imports import (
     import_for_status,
     import_off_loop,
 )
-from .providers import ProviderContext, get_provider, is_loaded
+from .providers import ProviderContext, get_provider, is_loaded, loaded_count
 from .search_closing import SearchClosing
 from .settings import APP_NAME, Settings, SettingsOverrides
 from .settings_conflicts import with_conflicts
@@ -229,11 +229,11 @@ class WebSearch(SearchClosing):
         self._shapes_waiting = True
         """Whether the key shapes are still to be checked once the first search's plan is
         imported (:meth:`_begin`)."""
-        self._checks_waiting = key_checks_waiting(os.environ, is_loaded) or variables_waiting(
-            os.environ, is_loaded
-        )
+        self._checks_waiting = _checks_waiting()
         """Whether the environment names a provider not imported at the build: checked at
-        the first search whose imports end (:meth:`_begin`)."""
+        a search whose imports brought in a provider since (:meth:`_begin`)."""
+        self._loaded_at_check = loaded_count()
+        """How many providers were imported when the environment was last checked."""
         self._session = session
         """The session the latest search used (a caller's, or one of ``_loop_sessions``)."""
         self._owns_session = session is None
@@ -527,14 +527,25 @@ class WebSearch(SearchClosing):
             raise ImportsOutlastedDeadline(
                 self.settings, searched.provider, deadline, self.credentials
             ) from None
-        if self._checks_waiting:  # the plan's providers are imported: no import here
-            self._checks_waiting = False
-            report_unknown_variables(asks=is_loaded)
-            report_misnamed_key_variables(self._has_key, asks=is_loaded)
+        if self._checks_waiting and loaded_count() != self._loaded_at_check:
+            self._check_key_variables()  # the plan's providers are imported: no import here
         if self._shapes_waiting:  # once a client, after its first plan's imports
             self._shapes_waiting = False
             report_key_shapes(imported_infos(), os.environ)
         return searched, deadline
+
+    def _check_key_variables(self) -> None:
+        """Say the environment's misnamed variables of the providers imported, each once.
+
+        Checked again at every search that imported a provider since, while a variable
+        still names one not imported: a first search forced to one provider
+        (``provider="mojeek"``) imports it alone, and the auto searches after it then
+        passed over Brave, keyed under ``BRAVE_SEARCH_API_KEY``, without a word.
+        """
+        report_unknown_variables(asks=is_loaded)
+        report_misnamed_key_variables(self._has_key, asks=is_loaded)
+        self._loaded_at_check = loaded_count()
+        self._checks_waiting = _checks_waiting()
 
     def _say_store_problem(self, outcome: ChainOutcome) -> None:
         """Add what an unreadable credential store left out to ``outcome``'s answer; log it once.
@@ -1237,6 +1248,11 @@ def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:
     if _running_loop() is None:
         return run_to_end(coroutine)
     return run_on_worker_thread(coroutine)
+
+
+def _checks_waiting() -> bool:
+    """Whether a variable of the environment names a provider not imported (still to check)."""
+    return key_checks_waiting(os.environ, is_loaded) or variables_waiting(os.environ, is_loaded)
 
 
 class LoopBoundClient:

@@ -344,3 +344,57 @@ def test_a_first_call_given_its_deadline_ends_by_it_while_its_builds_import_is_h
         f"importing {module} had not finished; no provider was asked"
     ) in first, found
     assert found["second"] is None, found
+
+
+_SAID_LATER_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, json, logging, os
+
+    from websearch_core import WebSearch
+    from websearch_core.testing import Simulator
+
+    said = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            said.append(record.getMessage())
+
+    logging.getLogger("websearch_core").addHandler(Keep())
+
+    def misnamed():
+        return [line for line in said if "BRAVE_SEARCH_API_KEY" in line]
+
+    async def main():
+        async with Simulator(["brave", "mojeek"]) as sim:
+            os.environ["BRAVE_SEARCH_API_KEY"] = "a-key-nothing-reads"  # not BRAVE_API_KEY
+            settings = sim.settings(providers=("mojeek", "brave"), state_backend="memory")
+            client = WebSearch(settings)
+            try:
+                await client.run("python asyncio", provider="mojeek")  # imports Mojeek alone
+                forced = {
+                    "said": misnamed(),
+                    "imported": "websearch_core.providers.brave" in sys.modules,
+                }
+                await client.run("python asyncio")  # the auto chain: Brave's turn, keyless
+                await client.run("python asyncio")
+            finally:
+                await client.aclose()
+        return {"forced": forced, "auto": misnamed()}
+
+    print(json.dumps(asyncio.run(main())))
+    """
+)
+
+
+def test_a_key_nothing_reads_is_said_when_a_later_search_first_imports_its_provider() -> None:
+    """A first search forced to Mojeek leaves Brave's check to the search that imports it.
+
+    Failed before: the check ran at the first search only, which imported Mojeek alone;
+    the auto searches after it passed over Brave (its key under ``BRAVE_SEARCH_API_KEY``)
+    and nothing ever said why.
+    """
+    found = run_watched(_SAID_LATER_SCRIPT)
+    assert found["forced"] == {"said": [], "imported": False}, found
+    assert found["auto"] == [
+        "BRAVE_SEARCH_API_KEY is set, but nothing reads it: Brave reads its key from BRAVE_API_KEY",
+    ], found

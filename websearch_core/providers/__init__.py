@@ -25,6 +25,7 @@ __all__ = [
     "SearchProvider",
     "get_provider",
     "is_loaded",
+    "loaded_count",
     "provider_class_in",
     "provider_ids",
 ]
@@ -75,6 +76,11 @@ def provider_class_in(module: ModuleType, provider_id: str) -> type[SearchProvid
 def is_loaded(provider_id: str) -> bool:
     """Whether ``provider_id``'s module is imported and its instance made (cheap to ask)."""
     return provider_id in _instances
+
+
+def loaded_count() -> int:
+    """How many providers are imported: a caller notices a new one by the count changing."""
+    return len(_instances)
 
 
 def get_provider(provider_id: str) -> SearchProvider:
