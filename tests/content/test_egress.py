@@ -15,47 +15,11 @@ import pytest
 import pytest_asyncio
 from aiohttp import web
 
-from tests.content._server import PageServer, serve
+from tests.content._egress_talk import EGRESS_ALLOWED, SECONDS, ask_proxy, open_proxy
+from tests.content._server import PageServer
 from tests.refused_port import refused_port
 from websearch_core.content import FetchRefusedError
 from websearch_core.content.egress import EgressProxy
-from websearch_core.content.safety import parse_networks
-
-_ALLOWED = parse_networks(["127.0.0.1/32"])
-_SECONDS = 5.0
-
-
-@pytest_asyncio.fixture
-async def other() -> AsyncIterator[PageServer]:
-    async for running in serve("127.0.0.2"):
-        yield running
-
-
-@pytest_asyncio.fixture
-async def refusals() -> list[FetchRefusedError]:
-    return []
-
-
-@pytest_asyncio.fixture
-async def proxy(refusals: list[FetchRefusedError]) -> AsyncIterator[EgressProxy]:
-    async with EgressProxy(_ALLOWED, on_refusal=refusals.append) as running:
-        yield running
-
-
-async def _open(proxy: EgressProxy) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    port = int(proxy.url.rsplit(":", 1)[1])
-    return await asyncio.open_connection("127.0.0.1", port)
-
-
-async def _ask(proxy: EgressProxy, data: bytes) -> bytes:
-    """Send ``data``, and read what comes back until the proxy closes the connection."""
-    reader, writer = await _open(proxy)
-    try:
-        writer.write(data)
-        async with asyncio.timeout(_SECONDS):
-            return await reader.read()
-    finally:
-        writer.close()
 
 
 class _EchoServer:
@@ -100,9 +64,9 @@ async def test_connect_to_an_allowed_address_opens_a_tunnel(
     proxy: EgressProxy, server: PageServer
 ) -> None:
     server.page("/page", "through the tunnel", "text/plain")
-    reader, writer = await _open(proxy)
+    reader, writer = await open_proxy(proxy)
     writer.write(f"CONNECT 127.0.0.1:{server.port} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    async with asyncio.timeout(_SECONDS):
+    async with asyncio.timeout(SECONDS):
         assert await reader.readuntil(b"\r\n\r\n") == b"HTTP/1.1 200 Connection Established\r\n\r\n"
         writer.write(b"GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         answer = await reader.read()
@@ -114,7 +78,7 @@ async def test_connect_to_an_allowed_address_opens_a_tunnel(
 async def test_connect_to_a_refused_address_is_403_and_reported(
     proxy: EgressProxy, other: PageServer, refusals: list[FetchRefusedError]
 ) -> None:
-    answer = await _ask(proxy, f"CONNECT 127.0.0.2:{other.port} HTTP/1.1\r\n\r\n".encode())
+    answer = await ask_proxy(proxy, f"CONNECT 127.0.0.2:{other.port} HTTP/1.1\r\n\r\n".encode())
     assert answer.startswith(b"HTTP/1.1 403 Forbidden\r\n")
     assert b"127.0.0.2 is a loopback address" in answer
     assert [(r.kind, r.url) for r in refusals] == [("address", f"https://127.0.0.2:{other.port}/")]
@@ -131,20 +95,20 @@ async def test_a_name_is_refused_for_the_address_the_proxy_resolved_it_to(
         return real("127.0.0.2" if host == "rebind.test" else host, port, *args, **kwargs)
 
     monkeypatch.setattr(socket, "getaddrinfo", rebound)
-    answer = await _ask(proxy, b"CONNECT rebind.test:443 HTTP/1.1\r\n\r\n")
+    answer = await ask_proxy(proxy, b"CONNECT rebind.test:443 HTTP/1.1\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 403 ")
     assert b"rebind.test resolves to 127.0.0.2, a loopback address" in answer
     assert refusals[0].url == "https://rebind.test/"
 
 
 async def test_a_metadata_address_is_refused_without_a_connection(proxy: EgressProxy) -> None:
-    answer = await _ask(proxy, b"CONNECT 169.254.169.254:80 HTTP/1.1\r\n\r\n")
+    answer = await ask_proxy(proxy, b"CONNECT 169.254.169.254:80 HTTP/1.1\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 403 ") and b"a cloud metadata address" in answer
 
 
 async def test_an_allowed_address_that_does_not_answer_is_502(proxy: EgressProxy) -> None:
     port = refused_port()
-    answer = await _ask(proxy, f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n".encode())
+    answer = await ask_proxy(proxy, f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n".encode())
     assert answer.startswith(b"HTTP/1.1 502 Bad Gateway\r\n")
     assert f"127.0.0.1:{port} did not accept a connection".encode() in answer
 
@@ -152,9 +116,9 @@ async def test_an_allowed_address_that_does_not_answer_is_502(proxy: EgressProxy
 async def test_a_tunnel_ends_both_ways_when_the_browser_leaves(
     proxy: EgressProxy, echo: _EchoServer
 ) -> None:
-    reader, writer = await _open(proxy)
+    reader, writer = await open_proxy(proxy)
     writer.write(f"CONNECT 127.0.0.1:{echo.port} HTTP/1.1\r\n\r\n".encode())
-    async with asyncio.timeout(_SECONDS):
+    async with asyncio.timeout(SECONDS):
         await reader.readuntil(b"\r\n\r\n")
         writer.write(b"ping")
         assert await reader.readexactly(4) == b"ping"
@@ -163,11 +127,11 @@ async def test_a_tunnel_ends_both_ways_when_the_browser_leaves(
 
 
 async def test_closing_the_proxy_ends_the_tunnels_still_open(echo: _EchoServer) -> None:
-    proxy = EgressProxy(_ALLOWED)
+    proxy = EgressProxy(EGRESS_ALLOWED)
     await proxy.__aenter__()
-    reader, writer = await _open(proxy)
+    reader, writer = await open_proxy(proxy)
     writer.write(f"CONNECT 127.0.0.1:{echo.port} HTTP/1.1\r\n\r\n".encode())
-    async with asyncio.timeout(_SECONDS):
+    async with asyncio.timeout(SECONDS):
         await reader.readuntil(b"\r\n\r\n")
         await proxy.aclose()
         assert await reader.read() == b""  # the browser's side is closed
@@ -198,7 +162,7 @@ async def test_plain_http_goes_in_origin_form_and_only_one_request_per_connectio
     # A second request on the same connection, to an address the rules refuse: a proxy
     # that kept the connection to the first server would hand it this request.
     second = f"GET http://127.0.0.2:{other.port}/other HTTP/1.1\r\nHost: 127.0.0.2\r\n\r\n"
-    answer = await _ask(proxy, (first + second).encode())
+    answer = await ask_proxy(proxy, (first + second).encode())
     assert answer.count(b"HTTP/1.1 ") == 1 and answer.endswith(b"first answer")
     assert [r.path_qs for r in seen] == ["/seen?q=1"]
     headers = seen[0].headers
@@ -217,7 +181,7 @@ async def test_a_request_body_is_passed_on_exactly(proxy: EgressProxy, server: P
         f"POST http://127.0.0.1:{server.port}/post HTTP/1.1\r\nHost: x\r\n"
         "Content-Length: 5\r\n\r\nhello"
     )
-    answer = await _ask(proxy, request.encode())
+    answer = await ask_proxy(proxy, request.encode())
     assert answer.startswith(b"HTTP/1.1 200 OK") and answer.endswith(b"\r\n\r\nhello")
 
 
@@ -225,7 +189,7 @@ async def test_plain_http_to_a_refused_address_is_403(
     proxy: EgressProxy, other: PageServer, refusals: list[FetchRefusedError]
 ) -> None:
     url = f"http://127.0.0.2:{other.port}/admin?token=1"
-    answer = await _ask(proxy, f"GET {url} HTTP/1.1\r\nHost: 127.0.0.2\r\n\r\n".encode())
+    answer = await ask_proxy(proxy, f"GET {url} HTTP/1.1\r\nHost: 127.0.0.2\r\n\r\n".encode())
     assert answer.startswith(b"HTTP/1.1 403 Forbidden\r\n")
     assert answer.endswith(b"refused by the fetcher: " + refusals[0].reason.encode())
     assert refusals[0].url == url and not other.hits
@@ -254,14 +218,14 @@ async def test_plain_http_to_a_refused_address_is_403(
 async def test_anything_but_plain_proxy_requests_is_answered_and_closed(
     proxy: EgressProxy, request_head: bytes, status: bytes
 ) -> None:
-    answer = await _ask(proxy, request_head)
+    answer = await ask_proxy(proxy, request_head)
     assert answer.startswith(b"HTTP/1.1 " + status + b" ")
 
 
 async def test_an_oversized_request_head_is_431() -> None:
-    async with EgressProxy(_ALLOWED, max_head_bytes=1024) as proxy:
+    async with EgressProxy(EGRESS_ALLOWED, max_head_bytes=1024) as proxy:
         head = b"GET http://127.0.0.1:1/ HTTP/1.1\r\nX-Big: " + b"a" * 2048 + b"\r\n\r\n"
-        answer = await _ask(proxy, head)
+        answer = await ask_proxy(proxy, head)
     assert answer.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
     assert b"over the 1024-byte limit" in answer
 
@@ -270,24 +234,24 @@ async def test_a_browser_that_leaves_mid_request_leaves_nothing_behind(
     proxy: EgressProxy, server: PageServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    reader, writer = await _open(proxy)
+    reader, writer = await open_proxy(proxy)
     writer.write(b"GET http://127.0.0.1:1/ HTTP/1.1\r\nHost: a\r\n")  # no blank line yet
     await writer.drain()
     writer.close()
-    async with asyncio.timeout(_SECONDS):
+    async with asyncio.timeout(SECONDS):
         assert await reader.read() == b""
     # The proxy still serves, and nothing was logged as an unhandled error.
     server.page("/after", "still serving", "text/plain")
     after = f"GET http://127.0.0.1:{server.port}/after HTTP/1.1\r\n\r\n"
-    answer = await _ask(proxy, after.encode())
+    answer = await ask_proxy(proxy, after.encode())
     assert answer.endswith(b"still serving")
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_a_head_that_never_ends_is_dropped_after_the_head_timeout() -> None:
-    async with EgressProxy(_ALLOWED, head_timeout=0.2) as proxy:
-        reader, writer = await _open(proxy)
+    async with EgressProxy(EGRESS_ALLOWED, head_timeout=0.2) as proxy:
+        reader, writer = await open_proxy(proxy)
         writer.write(b"GET http://127.0.0.1:1/ HTTP/1.1\r\n")
-        async with asyncio.timeout(_SECONDS):
+        async with asyncio.timeout(SECONDS):
             assert await reader.read() == b""
         writer.close()

@@ -59,12 +59,6 @@ async def ws() -> AsyncIterator[WebSearch]:
     await browser.aclose()
 
 
-@pytest_asyncio.fixture
-async def other() -> AsyncIterator[PageServer]:
-    async for running in serve("127.0.0.2"):
-        yield running
-
-
 def _app_page(beacon: str | None = None) -> str:
     fetch = f"fetch({beacon!r}).catch(() => null);" if beacon else ""
     return (

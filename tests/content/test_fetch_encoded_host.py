@@ -9,11 +9,11 @@ address. The loopback server stands in for the proxy (it answers absolute-form r
 """
 
 import socket
-from typing import Any
 
 import pytest
 import yarl
 
+from tests.content._egress_talk import EncodingDns
 from tests.content._server import PageServer
 from websearch_core import WebSearch
 from websearch_core.content import FetchRefusedError
@@ -22,23 +22,6 @@ from websearch_core.content.safety import check_url, request_host
 _PAGE = "<html><head><title>Inside</title></head><body><article><p>"
 _PAGE += "An intranet page that an internationalised name must not open by mistake. " * 8
 _PAGE += "</p></article></body></html>"
-
-
-class _Dns:
-    """``socket.getaddrinfo`` answering names from a table, encoding them as it does."""
-
-    def __init__(self, answers: dict[str, str]) -> None:
-        self.answers = answers
-        self.asked: list[str] = []
-        self._real = socket.getaddrinfo
-
-    def getaddrinfo(self, host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
-        name = host.encode("idna").decode("ascii") if isinstance(host, str) else host
-        self.asked.append(name)
-        address = self.answers.get(name)
-        if address is None:
-            return self._real(host, port, *args, **kwargs)
-        return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port))]
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +48,7 @@ async def test_through_a_proxy_the_name_looked_up_is_the_name_requested(
     server: PageServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # strasse.de answers a public address; the name the proxy is asked for, a metadata one.
-    dns = _Dns({"strasse.de": "93.184.215.14", "xn--strae-oqa.de": "169.254.169.254"})
+    dns = EncodingDns({"strasse.de": "93.184.215.14", "xn--strae-oqa.de": "169.254.169.254"})
     monkeypatch.setattr(socket, "getaddrinfo", dns.getaddrinfo)
     server.page("/inside", _PAGE)
     async with WebSearch(state_backend="memory", proxy=server.url("")) as ws:
