@@ -198,12 +198,9 @@ class ClientOptions(BaseModel):
     @field_validator("provider", mode="before")
     @classmethod
     def _one_provider(cls, value: object) -> object:
-        from .provider_ids import several_for_one_message
+        from .provider_ids import one_provider_only
 
-        several = several_for_one_message(value)  # a list, where providers takes one
-        if several is not None:
-            raise ValueError(several)
-        return value
+        return one_provider_only(value)  # a list, where providers takes one
 
     @field_validator("provider")
     @classmethod

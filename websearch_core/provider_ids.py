@@ -19,7 +19,9 @@ __all__ = [
     "SIGN_IN_ROUTES",
     "closest_id",
     "did_you_mean",
+    "one_provider_only",
     "preferred_provider",
+    "several_for_one_message",
     "unknown_ids",
     "unknown_ids_message",
     "unknown_list_ids_message",
@@ -140,6 +142,21 @@ def several_for_one_message(value: object) -> str | None:
         f"takes one provider id, not a list: to ask {', then '.join(ids)}, list them "
         f"in the providers setting (providers={ids!r}, or WEBSEARCH_PROVIDERS={','.join(ids)})"
     )
+
+
+def one_provider_only(value: object) -> object:
+    """``value`` as given, unless it is a list where one provider id goes: then refused.
+
+    The ``mode="before"`` check of every model with a ``provider`` field (the settings,
+    the client's options), so that each says where the list goes in the same words.
+
+    Raises:
+        ValueError: ``value`` is a list of ids (:func:`several_for_one_message`).
+    """
+    several = several_for_one_message(value)
+    if several is not None:
+        raise ValueError(several)
+    return value
 
 
 def preferred_provider(value: str | None) -> str | None:

@@ -85,8 +85,8 @@ from .provider_ids import (
     BASE_URL_IDS,
     KEY_IDS,
     SEARCH_PROVIDER_ORDER,
+    one_provider_only,
     preferred_provider,
-    several_for_one_message,
     unknown_ids,
     unknown_ids_message,
     unknown_list_ids_message,
@@ -962,10 +962,7 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     @field_validator("provider", mode="before")
     @classmethod
     def _one_provider(cls, value: Any) -> Any:
-        several = several_for_one_message(value)  # a list, where providers takes one
-        if several is not None:
-            raise ValueError(several)
-        return value
+        return one_provider_only(value)  # a list, where providers takes one
 
     @field_validator("provider")
     @classmethod
