@@ -88,9 +88,19 @@ def _search_params(
         pydantic.ValidationError: An argument is out of range, unknown, or given twice.
     """
     try:
-        return _checked_search_params(
-            query, recency, limit, max_tokens, temperature, num_search_results
-        )
+        if arguments_in_query(query) is None:  # nearly every query: no validation added
+            return tool_search_params(
+                query, recency, limit, max_tokens, temperature, num_search_results
+            )
+        given = {
+            "query": query,
+            "recency": recency,
+            "limit": limit,
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "num_search_results": num_search_results,
+        }
+        return tool_search_params(**WebSearchArgs.model_validate(given).model_dump())
     except ValidationError as error:
         from websearch_core.number_inputs import numbers_given_as_text  # only when refused
 
@@ -98,30 +108,6 @@ def _search_params(
         if rewritten is None:
             raise
         raise rewritten from None
-
-
-def _checked_search_params(
-    query: str,
-    recency: Recency | None,
-    limit: int | None,
-    max_tokens: int | None,
-    temperature: float | None,
-    num_search_results: int | None,
-) -> SearchParams:
-    """:func:`_search_params`'s request, as the search's own check words its refusals."""
-    if arguments_in_query(query) is None:  # nearly every query: no validation added
-        return tool_search_params(
-            query, recency, limit, max_tokens, temperature, num_search_results
-        )
-    given = {
-        "query": query,
-        "recency": recency,
-        "limit": limit,
-        "max_tokens": max_tokens,
-        "temperature": temperature,
-        "num_search_results": num_search_results,
-    }
-    return tool_search_params(**WebSearchArgs.model_validate(given).model_dump())
 
 
 class WebSearchFunctionTool(
