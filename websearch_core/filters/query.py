@@ -126,8 +126,9 @@ kind when wanted, and when negated. The names and aliases are the behaviour refe
 (section 6.2); ``inanchor:`` (the words of links to the page) counts as the page's text.
 The ``allin`` names (:data:`_ALL_MODES`) also take the words that follow them."""
 _ALL_MODES: Final = frozenset({"allintitle", "allinurl", "allintext"})
-"""Reference 6.2's "all mode": ``allintitle:a b -c`` asks for ``a`` and ``b`` in the
-title and not ``c``; every plain word after the directive goes into its field."""
+"""Reference 6.2's "all mode": ``allintitle:a b -cd`` asks for ``a`` and ``b`` in the
+title and not ``cd``; every plain word after the directive goes into its field (a
+one-letter ``-c`` is a word, not an excluded term: :data:`_EXCLUDED_TERM`)."""
 _ALL_MODE_NAME: Final = re.compile(r"allin(?:title|url|text):", re.IGNORECASE)
 _SITE: Final = "site:<domain>"
 _NOT_SITE: Final = "-site:<domain>"
