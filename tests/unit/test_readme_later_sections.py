@@ -277,3 +277,53 @@ def test_language_words_read_as_the_filters_section_says() -> None:
     assert [t.kind for t in tokenize("language:pt_BR")] == ["lang"]
     for word in ("lang:rust", "lang:go", "lang:js"):
         assert [t.kind for t in tokenize(word)] == ["text"], word
+
+
+def _quoted_texts() -> list[tuple[str, str]]:
+    """Each text the failure and page sections quote, as written, and the code's text."""
+    from websearch_core.connection_causes import (
+        connect_unfinished,
+        lookup_unanswered,
+        sent_through_proxy,
+    )
+    from websearch_core.format import LONE_HOST_HINTS, LOOPBACK_HINT
+
+    dns, connect, proxy, loopback = LONE_HOST_HINTS
+    return [
+        (f"`{LOOPBACK_HINT[:140]}", LOOPBACK_HINT),
+        ("`Nothing listens at that loopback address (this machine): ...`", loopback),
+        (f"`{dns}`", dns),
+        ("(`If the address is right, this machine's network looks blocked: ...`", connect),
+        ("`The proxy looks down: ...`", proxy),
+        (f"`... {lookup_unanswered('x', '3').partition(' ')[2]}", lookup_unanswered("x", "3")),
+        (f"`{connect_unfinished(False, '3')}`", connect_unfinished(False, "3")),
+        (
+            f"`... timed out after 3s{sent_through_proxy('HTTP_PROXY')}`",
+            f"timed out after 3s{sent_through_proxy('HTTP_PROXY')}",
+        ),
+    ]
+
+
+def test_the_quoted_failure_texts_are_the_code_s() -> None:
+    """A guard: each quoted hint or cause, "..." aside, is what the code writes."""
+    text = _prose()
+    for quoted, made in _quoted_texts():
+        assert quoted in text, quoted
+        for part in quoted.strip("(`").split("..."):
+            assert part.strip(" `:") in made, (part, made)
+
+
+def test_the_credits_exhausted_text_is_the_transport_s() -> None:
+    """A guard: the spent-quota text keeps the reference's ``<id>: credits exhausted``."""
+    source = (README.parent / "websearch_core" / "transport.py").read_text(encoding="utf-8")
+    assert "`<id>: credits exhausted`" in _prose()
+    assert 'f"{provider}: credits exhausted"' in source
+
+
+def test_the_journal_and_moved_aside_names_are_the_store_s() -> None:
+    """A guard: `state.sqlite3.owed-*.json` and `.broken-<time>.owed-*` are the names used."""
+    from websearch_core.state.base import STATE_FILE_NAME
+
+    text = _prose()
+    assert f"(`{STATE_FILE_NAME}.owed-*.json`" in text
+    assert f"(`{STATE_FILE_NAME}.broken-<time>.owed-*`)" in text
