@@ -47,7 +47,12 @@ from websearch_core.transport import MAX_HINT_SECONDS
 README = Path(__file__).resolve().parents[2] / "README.md"
 WORDS = {"a": 1, "one": 1, "two": 2, "five": 5, "six": 6, "seven": 7}
 """Numbers the prose spells out."""
-FRACTIONS = {"half a second": 0.5, "half second": 0.5, "a quarter of a second": 0.25, "a day": 86_400}
+FRACTIONS = {
+    "half a second": 0.5,
+    "half second": 0.5,
+    "a quarter of a second": 0.25,
+    "a day": 86_400,
+}
 """Spans the prose gives in words."""
 DAY = 86_400.0
 HOUR = 3_600.0
@@ -147,7 +152,9 @@ def _labels(pids: list[str]) -> list[str]:
 
 def test_the_providers_sent_or_groups_flat_are_the_registry_s() -> None:
     """A guard: the eight "the reference gives them no `OR`" are those with ``reads_or`` off."""
-    found = re.search(r"as `a b` to (?P<names>[^(]+) \(the reference gives them no `OR`\)", _prose())
+    found = re.search(
+        r"as `a b` to (?P<names>[^(]+) \(the reference gives them no `OR`\)", _prose()
+    )
     assert found is not None
     named = set(re.split(r", | and ", found["names"]))
     flat = [pid for pid in PROVIDER_REGISTRY if not get_provider(pid).info.filters.reads_or]
@@ -189,10 +196,14 @@ SAME_READINGS = [
     ("`--site:x.org` is `-site:x.org`", "--site:x.org", "-site:x.org"),
     ("(`site: x.org`)", "site: x.org", "site:x.org"),
     ("(`(a OR b) c` is `a OR b c`", "(a OR b) c", "a OR b c"),
-    ("`(site:a.org OR site:b.org)` two sites", "(site:a.org OR site:b.org)", "site:a.org OR site:b.org"),
+    (
+        "`(site:a.org OR site:b.org)` two sites",
+        "(site:a.org OR site:b.org)",
+        "site:a.org OR site:b.org",
+    ),
     ("(`“a b”`, `intitle:“a b”`): they read", "“a b”", '"a b"'),
     ("(`“a b”`, `intitle:“a b”`): they read", "intitle:“a b”", 'intitle:"a b"'),
-    ("(`x\"a b\"` is `x` and the phrase `\"a b\"`)", 'x"a b"', 'x "a b"'),
+    ('(`x"a b"` is `x` and the phrase `"a b"`)', 'x"a b"', 'x "a b"'),
 ]
 """Each "A is B" the Filters section writes: its words there, then A and B."""
 
