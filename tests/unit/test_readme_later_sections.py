@@ -338,3 +338,53 @@ def test_the_journal_and_moved_aside_names_are_the_store_s() -> None:
     text = _prose()
     assert f"(`{STATE_FILE_NAME}.owed-*.json`" in text
     assert f"(`{STATE_FILE_NAME}.broken-<time>.owed-*`)" in text
+
+
+def _filter_rows() -> list[list[str]]:
+    """The Filters section's first table: query forms, parameter, CLI option, per row."""
+    text = README.read_text(encoding="utf-8")
+    table = text.split("| in the query | parameter | CLI |", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in table.splitlines()[2:] if line.startswith("|")]
+    return [[cell.strip() for cell in re.split(r"(?<!\\)\|", row)[1:-1]] for row in rows]
+
+
+QUERY_KINDS = {
+    "include_domains": "site",
+    "exclude_domains": "exclude_site",
+    "date_after": "after",
+    "date_before": "before",
+    "language": "lang",
+}
+"""The token a parameter's query form reads as."""
+
+
+def test_each_filter_row_s_parameter_option_and_query_forms_are_the_code_s() -> None:
+    """A guard: the table's parameter is a ``SearchParams`` field, its option sets it (a
+    repeatable one appends), and every query form it lists (aliases too) reads as it."""
+    from websearch_core.cli import _SEARCH_FLAGS, _search_parser
+    from websearch_core.models import SearchParams
+
+    options = {
+        action.option_strings[0]: action
+        for action in _search_parser()._actions
+        if action.option_strings
+    }
+    checked = 0
+    for query_cell, parameter, cli in _filter_rows():
+        if not parameter:
+            continue
+        checked += 1
+        name = parameter.strip("`")
+        assert name in SearchParams.model_fields, name
+        flag = cli.strip("`").split()[0]
+        assert _SEARCH_FLAGS[name] == flag, (name, flag)
+        assert (type(options[flag]).__name__ == "_AppendAction") == ("(repeatable)" in cli)
+        if not query_cell:
+            continue
+        first = re.match(r"`(?P<name>-?)(?P<word>\w+):(?P<value>[^`]+)`", query_cell)
+        assert first is not None, query_cell
+        aliases = [first["word"], *re.findall(r"`-?(\w+):`", query_cell)]
+        for alias in aliases:
+            typed = f"{first['name']}{alias}:{first['value']}"
+            assert [t.kind for t in tokenize(typed)] == [QUERY_KINDS[name]], typed
+    assert checked == 7
