@@ -290,11 +290,13 @@ def test_the_prepaid_list_names_what_the_error_maps_re_check() -> None:
 def test_the_prepaid_list_stays_inside_its_quota_bullet() -> None:
     # A line at column 0 between the bullet and its end (an HTML comment included) ends the
     # README's list there in Markdown: the generated items would render as a list of their own.
+    # The bullet is the one that introduces the list ("Prepaid balance spent" is now a heading
+    # with its items, docs51), the last line starting a bullet before the list's start.
     lines = README.read_text(encoding="utf-8").splitlines()
-    start = next(
-        i for i, line in enumerate(lines) if line.startswith("- **Prepaid balance spent**")
-    )
     end = lines.index(PREPAID_END)
+    first = lines.index(PREPAID_START)
+    start = max(i for i, line in enumerate(lines[:first]) if line.startswith("- "))
+    assert "re-checked" in lines[start]
     outdented = [line for line in lines[start + 1 : end + 1] if not line.startswith("  ")]
     assert not outdented
 
