@@ -388,3 +388,43 @@ def test_each_filter_row_s_parameter_option_and_query_forms_are_the_code_s() -> 
             typed = f"{first['name']}{alias}:{first['value']}"
             assert [t.kind for t in tokenize(typed)] == [QUERY_KINDS[name]], typed
     assert checked == 7
+
+
+def test_the_operator_words_that_keep_their_cache_entry_are_the_key_s() -> None:
+    """A guard: "`OR`, `AND`, `NOT` and `NEAR` keep theirs", and case and spacing share one."""
+    from websearch_core.cache import _OPERATOR_WORDS, cache_key
+    from websearch_core.models import SearchParams
+
+    found = re.search(r"the capital operator words (?P<words>.+?) keep theirs", _prose())
+    assert found is not None
+    assert set(re.findall(r"`(\w+)`", found["words"])) == _OPERATOR_WORDS
+    same = {cache_key(SearchParams(query=q), "s") for q in ("Rust  Book", "rust book")}
+    assert len(same) == 1
+    assert cache_key(SearchParams(query="a OR b"), "s") != cache_key(
+        SearchParams(query="a or b"), "s"
+    )
+
+
+def test_the_providers_whose_page_is_kept_are_those_that_send_one() -> None:
+    """A guard: "Tavily's raw content, Exa's text, Firecrawl's Markdown, Jina's content"
+    names every provider whose reader keeps a sent page (``provided_page``), no other."""
+    found = re.search(
+        r"A result whose provider already sent the page \((?P<list>[^)]+)\)", _prose()
+    )
+    assert found is not None
+    named = {item.split("'s ")[0] for item in found["list"].split(", ")}
+    readers = (README.parent / "websearch_core" / "providers").glob("_*_parse.py")
+    senders = {
+        path.stem[1:].removesuffix("_parse")
+        for path in readers
+        if "provided_page(" in path.read_text(encoding="utf-8")
+    }
+    assert named == set(_labels(sorted(senders)))
+
+
+def test_a_mark_the_reset_command_ends_is_one_longer_than_an_hour() -> None:
+    """A guard: "a skip for a mark longer than an hour ... ends with that command"."""
+    from websearch_core.orchestration.quota import LONG_MARK_SECONDS
+
+    assert "a skip for a mark longer than an hour" in _prose()
+    assert LONG_MARK_SECONDS == HOUR
