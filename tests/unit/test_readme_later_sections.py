@@ -428,3 +428,59 @@ def test_a_mark_the_reset_command_ends_is_one_longer_than_an_hour() -> None:
 
     assert "a skip for a mark longer than an hour" in _prose()
     assert LONG_MARK_SECONDS == HOUR
+
+
+WORDS_IN = {"inurl": ("in_url", "exclude_in_url"), "intitle": ("in_title", "exclude_in_title")}
+WORDS_IN["intext"] = ("in_text", "exclude_in_text")
+
+
+def _sent(pid: str) -> set[str]:
+    """The words-in directives ``pid`` is sent as operators (``-inurl:`` as ``-inurl``)."""
+    support = get_provider(pid).info.filters
+    sent = set()
+    for operator, (wanted, unwanted) in WORDS_IN.items():
+        if wanted in support.query | support.native and wanted not in support.demoted:
+            sent.add(operator)
+        if unwanted in support.query | support.native:
+            sent.add(f"-{operator}")
+    return sent
+
+
+def test_who_is_sent_inurl_intitle_and_intext_is_the_registry_s() -> None:
+    """Failed before: the README sent `intext:` to every HTML engine, Mojeek included.
+
+    Mojeek's query (the reference's scraper query of phrases, negation and sites) carries no
+    `intext:`, which the code leaves out and records ``ignored``; the sentence now names it.
+    Each list is read from the README: all three to the first, `inurl:` and `intitle:`
+    alone to the second, none to the rest; the HTML engines get a wanted `inurl:` as a word.
+    """
+    text = _prose()
+    found = re.search(
+        r"all three with Google's syntax \((?P<all>[^)]+) and the HTML engines\), `inurl:` and "
+        r"`intitle:` alone to (?P<two>[^;]+); the others are not sent them\. The HTML engines "
+        r"\((?P<html>[^)]+)\) get a wanted `inurl:docs` as the word `docs`, as the reference's "
+        r"scraper query does, and Mojeek no (?P<mojeek>[^.]+)\.",
+        text,
+    )
+    assert found is not None, "the README no longer says who is sent which words-in directive"
+    by_label = {get_provider(pid).info.label: pid for pid in PROVIDER_REGISTRY}
+
+    def ids(names: str) -> set[str]:
+        return {by_label[name] for name in re.split(r", | and ", names)}
+
+    html = ids(found["html"])
+    every = {"inurl", "-inurl", "intitle", "-intitle", "intext", "-intext"}
+    mojeek_lacks = {f"{d}" for d in re.findall(r"`(-?\w+):`", found["mojeek"])}
+    for pid in ids(found["all"]) | html:
+        expected = every - {"inurl"} if pid in html else every
+        if pid == "mojeek":
+            expected = expected - mojeek_lacks - {f"-{d}" for d in mojeek_lacks}
+        assert _sent(pid) == expected, pid
+    for pid in ids(found["two"]):
+        assert _sent(pid) == {"inurl", "-inurl", "intitle", "-intitle"}, pid
+    named = ids(found["all"]) | html | ids(found["two"])
+    for pid in set(PROVIDER_REGISTRY) - named - {"public"}:
+        assert _sent(pid) == set(), pid
+    for pid in PROVIDER_REGISTRY:
+        demoted = "in_url" in get_provider(pid).info.filters.demoted
+        assert demoted == (pid in html), pid
