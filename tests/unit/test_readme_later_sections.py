@@ -484,3 +484,46 @@ def test_who_is_sent_inurl_intitle_and_intext_is_the_registry_s() -> None:
     for pid in PROVIDER_REGISTRY:
         demoted = "in_url" in get_provider(pid).info.filters.demoted
         assert demoted == (pid in html), pid
+
+
+def test_the_domain_parameters_and_query_refusals_are_as_stated() -> None:
+    """A guard: a domain with a path, a port or an IP address is refused, a control
+    character (a tab or a line break aside) or a lone surrogate too, an IDN is encoded."""
+    from websearch_core.models import SearchParams
+
+    text = _prose()
+    assert "a value with a path, a port or an IP address is refused saying so" in text
+    assert "(a tab or a line break aside) or a lone surrogate is refused naming it" in text
+    for domain in ("github.com/anthropics", "example.com:8080", "192.0.2.1"):
+        with pytest.raises(ValueError):
+            SearchParams(query="x", include_domains=[domain])
+    for query in ("a\x01b", "a\ud800b"):
+        with pytest.raises(ValueError):
+            SearchParams(query=query)
+    SearchParams(query="a\tb\nc")
+    assert SearchParams(query="x", exclude_domains=["bücher.de"]).exclude_domains == (
+        "xn--bcher-kva.de",
+    )
+
+
+def test_the_page_section_s_names_are_the_library_s() -> None:
+    """A guard: the names the page and state sections send a reader to exist as written."""
+    import langchain_websearch
+    import llamaindex_websearch
+    import websearch_core.state
+    from websearch_core import WebSearch
+    from websearch_core.content import FetchFailedError, FetchRefusedError
+    from websearch_core.content.safety import ALLOW_PRIVATE_ENV
+
+    text = _prose()
+    for name in ("provider_status", "reset_provider", "fetch", "fetch_many", "fetch_sync"):
+        assert name in text and callable(getattr(WebSearch, name)), name
+    assert "`websearch_core.state.StateStoreTimeoutError`" in text
+    assert issubclass(websearch_core.state.StateStoreTimeoutError, Exception)
+    assert "`langchain_websearch.WebFetchTool`" in text and langchain_websearch.WebFetchTool
+    assert "`llamaindex_websearch.create_web_fetch_tool()`" in text
+    assert callable(llamaindex_websearch.create_web_fetch_tool)
+    assert f"`{ALLOW_PRIVATE_ENV}=1`" in text
+    assert "`FetchFailedError.unreached`" in text and FetchFailedError and FetchRefusedError
+    assert "`WEBSEARCH_FENCE_RESULTS=1`" in text
+    assert Settings.model_fields["fence_results"].default is False
