@@ -156,3 +156,25 @@ def test_the_mark_sentences_quoted_begin_as_the_chain_writes_them() -> None:
         mark = ProviderMark(kind=kind, until=1767225600.0, reason="x", set_at=1767225000.0)  # type: ignore[arg-type]
         opening = describe_mark("Brave", mark).split(" 2026-")[0]
         assert f"`{opening} ..." in _seen(heading), heading
+
+
+def test_a_short_rate_limit_reads_as_the_item_says() -> None:
+    """A guard through the simulator: a 429 whose wait is short is a failed attempt saying
+    it retries, then the same provider's answer; the item quotes that attempt's words."""
+
+    async def scenario() -> list[tuple[str, str, str | None]]:
+        async with Simulator(["brave", "duckduckgo"]) as sim:
+            sim["brave"].enqueue(Fault.rate_limited(retry_after=0))
+            async with WebSearch(sim.settings(api_keys=sim.api_keys())) as ws:
+                response = await ws.search("python")
+            assert len(sim["brave"].requests) == 2
+            return [(a.provider, a.outcome, a.detail) for a in response.attempts]
+
+    attempts = asyncio.run(scenario())
+    assert attempts == [
+        ("brave", "failed", "rate limited; retrying after 0s"),
+        ("brave", "success", None),
+    ]
+    quoted = re.search(r"`(rate limited; retrying after) \d+s`", _seen("Rate limited"))
+    assert quoted is not None and attempts[0][2] is not None
+    assert attempts[0][2].startswith(quoted[1])
