@@ -53,10 +53,17 @@ class Served:
 
     def printed(self) -> list[str]:
         """Every line up to the one saying it serves; fails if the command ends first."""
+        lines = self.printed_unless_ended()
+        assert lines is not None, f"serve ended early: {self.stop()}"
+        return lines
+
+    def printed_unless_ended(self) -> list[str] | None:
+        """Every line up to the one saying it serves, or ``None`` if the command ends first."""
         lines: list[str] = []
         while True:
             line = self._lines.get(timeout=_WAIT)
-            assert line is not None, f"serve ended early: {self.stop()}"
+            if line is None:
+                return None
             lines.append(line)
             if line == SERVING:
                 return lines
@@ -122,6 +129,25 @@ def free_port() -> int:
         return port
 
 
+def served_on_free_ports(serve: type[Served], *providers: str) -> tuple[Served, int, list[str]]:
+    """``serve --port P PROVIDERS`` from a free port P: the process, P and its lines.
+
+    ``--port`` takes one port per provider in a row, and only the first is the OS's choice:
+    the next may be taken by another process (the whole suite binds loopback ports), or the
+    first taken again after :func:`free_port` released it. The command then refuses the
+    port, naming it, and the test asks again on another; it never waits on time.
+    """
+    for _ in range(20):
+        port = free_port()
+        served = serve("--port", str(port), *providers)
+        lines = served.printed_unless_ended()
+        if lines is not None:
+            return served, port, lines
+        status, err = served.finished()
+        assert status == EXIT_USAGE and "is in use" in err, err
+    raise AssertionError("no run of free loopback ports in 20 tries")
+
+
 def test_the_printed_lines_make_websearch_answer_from_the_simulator(
     serve: type[Served],
 ) -> None:
@@ -172,9 +198,7 @@ def test_providers_with_their_own_variables_answer_from_the_lines(
 
 
 def test_a_port_given_is_the_one_served(serve: type[Served]) -> None:
-    port = free_port()
-    served = serve("--port", str(port), "brave")
-    lines = served.printed()
+    served, port, lines = served_on_free_ports(serve, "brave")
     assert f"export WEBSEARCH_BRAVE_BASE_URL=http://127.0.0.1:{port}" in lines
     assert websearch_after_pasting(lines, "python").returncode == EXIT_OK
     served.stop()
@@ -308,9 +332,7 @@ def test_the_readme_shows_what_the_command_prints(serve: type[Served]) -> None:
     block = section.split("```console\n", 1)[1].split("\n```", 1)[0].splitlines()
     command, shown = block[0], block[1:]
     assert command == "$ python -m websearch_core.testing serve --port 8080"
-    port = free_port()
-    served = serve("--port", str(port))
-    printed = served.printed()
+    served, port, printed = served_on_free_ports(serve)
     served.stop()
     as_shown = [
         line.replace(f"127.0.0.1:{port + 1}", "127.0.0.1:8081").replace(
