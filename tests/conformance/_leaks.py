@@ -12,6 +12,7 @@ import pathlib
 import re
 import sqlite3
 import traceback
+import types
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus, unquote
 
@@ -21,6 +22,7 @@ __all__ = [
     "everything_logged",
     "failure_texts",
     "library_logs",
+    "reachable_texts",
     "shapes_seen",
     "stored_texts",
 ]
@@ -135,3 +137,114 @@ def echo_forms_seen(key: str, seen: Iterable[str]) -> list[str]:
     ends = re.compile(re.escape(key[:6]) + _ENDS + re.escape(key[-6:]), re.IGNORECASE)
     found += [match.group() for match in ends.finditer(joined)]
     return found
+
+
+LIBRARY_PACKAGES = ("websearch_core", "langchain_websearch", "llamaindex_websearch")
+"""The library's packages: their frames' locals are ours to keep free of keys."""
+_LEAVES = (str, bytes, bytearray)
+_SKIPPED = (int, float, bool, type(None), type, types.ModuleType, types.FunctionType)
+
+
+def reachable_texts(error: BaseException) -> list[str]:
+    """Every text reachable from ``error`` that a caller, a logger or a tracker reads.
+
+    :func:`failure_texts`, then a walk of the objects it carries: ``args``,
+    ``__notes__``, ``__cause__``/``__context__``, the attributes of each error and of
+    what they hold (an aiohttp ``request_info`` with its headers and URL among them), as
+    text and as ``repr``; and the locals of every frame of each error's traceback as an
+    error tracker (Sentry's ``include_local_variables``) records them: containers
+    walked, any other object by its ``repr``.
+    """
+    seen = failure_texts(error)
+    visited: set[int] = set()
+    _walk(error, seen, visited, depth=0)
+    return seen
+
+
+def _walk(value: object, seen: list[str], visited: set[int], *, depth: int) -> None:
+    """Add the texts of ``value`` and of what it holds to ``seen`` (see reachable_texts)."""
+    if id(value) in visited or depth > 8 or isinstance(value, _SKIPPED):
+        return
+    visited.add(id(value))
+    if isinstance(value, _LEAVES):
+        seen.append(value if isinstance(value, str) else bytes(value).decode("latin-1"))
+        return
+    seen.append(_safe_repr(value))
+    if isinstance(value, BaseException):
+        seen.extend([str(value), *traceback.format_exception(value)])
+        parts: list[object] = [value.args, getattr(value, "__notes__", None)]
+        parts += [value.__cause__, value.__context__]
+        for part in parts:
+            _walk(part, seen, visited, depth=depth + 1)
+        _frames(value.__traceback__, seen, visited)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _walk(key, seen, visited, depth=depth + 1)
+            _walk(item, seen, visited, depth=depth + 1)
+        return
+    if isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _walk(item, seen, visited, depth=depth + 1)
+        return
+    items = getattr(value, "items", None)
+    if callable(items) and type(value).__module__.startswith(("multidict", "yarl")):
+        _walk(dict(items()), seen, visited, depth=depth + 1)
+    for name in _attribute_names(value):
+        try:
+            attribute = getattr(value, name)
+        except Exception:  # a property that fails on this object: nothing to read there
+            continue
+        _walk(attribute, seen, visited, depth=depth + 1)
+
+
+def _attribute_names(value: object) -> set[str]:
+    """The names of ``value``'s instance attributes: its ``__dict__`` and every slot."""
+    names = set(getattr(value, "__dict__", {}) or {})
+    for klass in type(value).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names.update((slots,) if isinstance(slots, str) else slots)
+    return {name for name in names if name not in {"__weakref__", "__dict__"}}
+
+
+def _frames(tb: types.TracebackType | None, seen: list[str], visited: set[int]) -> None:
+    """Each library frame's locals as a tracker records them: containers, then reprs.
+
+    The test's own frames are left out: what a caller keeps in its locals (the keys it
+    passed) is the caller's to hide.
+    """
+    while tb is not None:
+        if _is_library(tb.tb_frame.f_code.co_filename):
+            for local in tb.tb_frame.f_locals.values():
+                _tracked(local, seen, visited, depth=0)
+        tb = tb.tb_next
+
+
+def _is_library(filename: str) -> bool:
+    """Whether ``filename`` is a module of the library (not a test, not a dependency)."""
+    parts = pathlib.Path(filename).parts
+    return any(part in LIBRARY_PACKAGES for part in parts[-4:-1])
+
+
+def _tracked(value: object, seen: list[str], visited: set[int], *, depth: int) -> None:
+    """``value`` as a tracker serialises a local: a container's items, else its repr."""
+    if depth > 8:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _tracked(key, seen, visited, depth=depth + 1)
+            _tracked(item, seen, visited, depth=depth + 1)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _tracked(item, seen, visited, depth=depth + 1)
+    elif isinstance(value, BaseException):
+        _walk(value, seen, visited, depth=0)
+    else:
+        seen.append(_safe_repr(value))
+
+
+def _safe_repr(value: object) -> str:
+    """``repr(value)``, or nothing when its ``repr`` fails (as a tracker's does)."""
+    try:
+        return repr(value)
+    except Exception:
+        return ""

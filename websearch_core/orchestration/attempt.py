@@ -17,6 +17,7 @@ from ..filters.post import Dropped
 from ..format import format_no_content, format_no_match
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
+from ..query_secrets import query_secrets
 from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
 from ..sanitize import clean_response, source_cap
 from ..settings import Settings
@@ -43,7 +44,8 @@ def settings_secrets(settings: Settings) -> tuple[str, ...]:
 
     SearXNG's token (as configured and as sent, trimmed) and Basic pair, the proxy's
     password, and passwords written into a base URL or the SearXNG endpoint
-    (``https://user:pw@gateway``).
+    (``https://user:pw@gateway``), and credentials in their query strings
+    (``https://gateway/?token=...``: the SearXNG endpoint's query is sent with the search).
     """
     searxng = settings.searxng
     revealed: list[str] = [
@@ -61,6 +63,8 @@ def settings_secrets(settings: Settings) -> tuple[str, ...]:
     for url in (searxng.endpoint, *settings.base_urls.values()):
         if url is not None and "@" in url:
             revealed.extend(userinfo_secrets(url))
+        if url is not None and "?" in url:
+            revealed.extend(query_secrets(url))
     return tuple(revealed)
 
 
