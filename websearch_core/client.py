@@ -37,6 +37,7 @@ from pydantic import SecretStr, ValidationError
 from typing_extensions import TypedDict, Unpack
 
 from .abandoned import close_on_its_loop, close_when_collected
+from .bug_traces import bug_trace
 from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
 from .client_arguments import check_client_arguments
 from .content.enrich import (
@@ -65,6 +66,7 @@ from .errors import (
     NoProviderCanRunError,
     NoProviderConfiguredError,
     SearchProviderError,
+    WebSearchError,
 )
 from .format import format_for_llm
 from .imports_outlasted import ImportsOutlastedDeadline
@@ -1167,9 +1169,13 @@ def _params(query: str | SearchParams, params: SearchOptions) -> SearchParams:
 
 
 def _wrapped(provider_id: str, error: BaseException) -> SearchProviderError:
-    """A non-provider error (a configuration problem, a bug) as a provider failure."""
+    """A non-provider error (a configuration problem, a bug) as a provider failure.
+
+    Its cause is a bug's :func:`~websearch_core.bug_traces.bug_trace`, never the bug's own
+    exception, whose attributes may hold what it was reading (``JSONDecodeError.doc``).
+    """
     wrapped = SearchProviderError(provider_id, str(error) or type(error).__name__)
-    wrapped.__cause__ = error
+    wrapped.__cause__ = error if isinstance(error, WebSearchError) else bug_trace(error)
     return wrapped
 
 

@@ -15,14 +15,18 @@ import base64
 import json
 import logging
 import pathlib
+import traceback
 
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, library_logs, reachable_texts
-from websearch_core import AllProvidersFailedError, WebSearch
+from websearch_core import AllProvidersFailedError, WebSearch, providers
 from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.models import SearchParams, SearchResponse
+from websearch_core.providers.brave import BraveProvider
 from websearch_core.settings import Settings
 from websearch_core.testing import Fault, Simulator
+from websearch_core.transport import HttpResponse
 
 KEY = "sk-proj-Q7fK2mVt9XbL4nRw8ZcJ1pHs6dGy3uEa"
 """A key of a real provider's shape (OpenAI's project keys): 40 characters."""
@@ -149,4 +153,40 @@ async def test_guard_no_error_object_carries_the_key(
         sim[provider_id].always(Fault.reset() if status is None else _fault(status, secret))
         seen = await _seen(sim, provider_id, settings, api_keys)
     assert echo_forms_seen(secret, [*seen, *_logged(caplog.records)]) == []
+    assert echo_forms_seen(KEY, [*seen, *_logged(caplog.records)]) == []
+
+
+class _BuggyBrave(BraveProvider):
+    """Brave with a bug: it reads a 2xx body as JSON without the checks the real one has.
+
+    The request is the real one (the key in ``X-Subscription-Token``), sent through the
+    real transport; only the parse is wrong, as a provider's bug would be.
+    """
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        return SearchResponse.model_validate(json.loads(response.body))
+
+
+async def test_a_providers_bug_hands_out_nothing_it_held(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug (no provider error) on a 200 page quoting the request: no key reachable.
+
+    The chain logs a bug with its traceback (``exc_info``), and the search's failure names
+    it as its cause. Before the fix both were the bug's own exception: its frames' locals
+    (the flow, the response quoting the key, in the library's request loop) went to any
+    handler or tracker reading the record's ``exc_info``, and ``json.JSONDecodeError.doc``
+    (the whole body) hung off ``failures[0].__cause__``. The traceback's lines stay.
+    """
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.setitem(providers._instances, "brave", _BuggyBrave())
+    page = f"<html><body>Gateway: GET /res/v1/web/search X-Subscription-Token: {KEY}</body>"
+    async with Simulator(["brave"]) as sim:
+        sim["brave"].always(Fault.http(200, body=page, headers={"Content-Type": "text/html"}))
+        seen = await _seen(sim, "brave", sim.settings(rate_limit_wait_seconds=0), {"brave": KEY})
+    logged = [record.exc_info for record in caplog.records if record.exc_info]
+    assert len(logged) == 2, "the tool call's and the search's bug, each logged"
+    for exc_info in logged:
+        traced = "".join(traceback.format_exception(*exc_info))
+        assert "JSONDecodeError" in traced and "parse_response" in traced, "the bug is findable"
     assert echo_forms_seen(KEY, [*seen, *_logged(caplog.records)]) == []

@@ -30,6 +30,7 @@ from contextvars import Token
 from dataclasses import dataclass, field, replace
 from typing import Final, cast
 
+from ..bug_traces import ProviderBug, bug_trace
 from ..clauses import join_clauses
 from ..deadline import (
     CallBounds,
@@ -490,7 +491,8 @@ class ChainRunner:
                     provider_id,
                     "" if status is None else f" ({status})",
                     said,  # an uncounted note has its own warning, once (the ledger's)
-                    exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
+                    # A bug keeps its traceback's lines, not what its frames held.
+                    exc_info=_bug_trace(error),
                     extra=attempt.log_fields(),
                 )
                 _detach(error)
@@ -712,6 +714,13 @@ def _failed(
 ) -> Attempt:
     status = error.status if isinstance(error, SearchProviderError) else None
     return Attempt(provider=provider.info.id, outcome="failed", status=status, ms=ms, detail=detail)
+
+
+def _bug_trace(error: BaseException) -> ProviderBug | None:
+    """What the failure's log line carries of ``error``: a bug's trace, else nothing."""
+    if isinstance(error, SearchProviderError | ConfigurationError):
+        return None  # a failure its message explains: no traceback
+    return bug_trace(error)
 
 
 def _detach(error: BaseException) -> None:
