@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
 from .echo_forms import ENDS_SHOWN, base64_cores, decoded, ends_pattern
+from .echo_heads import BASE64_HEAD, HEX_HEAD, HeadFinder, hex_form
 
 __all__ = [
     "CUT_SHORT",
@@ -472,25 +473,28 @@ class _RunFinder:
 class _EchoFinder:
     """Finds the forms of tokens only an echoed request holds (see :meth:`Redactor.__call__`).
 
-    A token's base64 at byte alignments 1 and 2 (matched case-sensitively, as base64 is
-    read), and the token shown by its ends with :data:`ENDS_SHOWN` or more of its
-    characters (``sk-abc...9xyz``).
+    A token's base64 at any byte alignment (matched case-sensitively, as base64 is read)
+    and its hex, each whole or cut short after its first :data:`~.echo_heads.HEAD_BYTES`
+    bytes (a ``Basic`` header or a dump that ends inside the key: :mod:`.echo_heads`), and
+    the token shown by its ends with :data:`ENDS_SHOWN` or more of its characters
+    (``sk-abc...9xyz``).
 
     Args:
         tokens: The secrets matched by prefix (:func:`_is_token`).
     """
 
-    __slots__ = ("_cores", "_ends")
+    __slots__ = ("_cores", "_ends", "_hex")
 
     def __init__(self, tokens: Iterable[str]) -> None:
-        cores = {core for token in tokens for core in base64_cores(token)[2:]}
-        ordered = sorted(cores, key=len, reverse=True)
-        self._cores = re.compile("|".join(map(re.escape, ordered)))
+        tokens = list(tokens)
+        cores = {core for token in tokens for core in base64_cores(token)}
+        self._cores = HeadFinder(cores, BASE64_HEAD, ignore_case=False)
+        self._hex = HeadFinder(map(hex_form, tokens), HEX_HEAD, ignore_case=True)
         self._ends = [re.compile(ends_pattern(token), re.IGNORECASE) for token in tokens]
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where each such form is in ``text``."""
-        spans = [found.span() for found in self._cores.finditer(text)]
+        spans = self._cores.spans(text) + self._hex.spans(text)
         if ".." in text or "**" in text or "\u2026" in text or "\u2022" in text:
             for pattern in self._ends:
                 spans += [
