@@ -171,30 +171,36 @@ def _walk(value: object, seen: list[str], visited: set[int], *, depth: int) -> N
         return
     seen.append(_safe_repr(value))
     if isinstance(value, BaseException):
-        seen.extend([str(value), *traceback.format_exception(value)])
-        parts: list[object] = [value.args, getattr(value, "__notes__", None)]
-        parts += [value.__cause__, value.__context__]
-        for part in parts:
-            _walk(part, seen, visited, depth=depth + 1)
-        _frames(value.__traceback__, seen, visited)
+        _walk_error(value, seen, visited, depth=depth)
+    for part in _parts(value):
+        _walk(part, seen, visited, depth=depth + 1)
+
+
+def _walk_error(error: BaseException, seen: list[str], visited: set[int], *, depth: int) -> None:
+    """An error's own texts, what it chains and carries, and its library frames' locals."""
+    seen.extend([str(error), *traceback.format_exception(error)])
+    parts = [error.args, getattr(error, "__notes__", None), error.__cause__, error.__context__]
+    for part in parts:
+        _walk(part, seen, visited, depth=depth + 1)
+    _frames(error.__traceback__, seen, visited)
+
+
+def _parts(value: object) -> list[object]:
+    """What ``value`` holds: a container's keys and items, else its attributes' values."""
     if isinstance(value, dict):
-        for key, item in value.items():
-            _walk(key, seen, visited, depth=depth + 1)
-            _walk(item, seen, visited, depth=depth + 1)
-        return
+        return [*value.keys(), *value.values()]
     if isinstance(value, list | tuple | set | frozenset):
-        for item in value:
-            _walk(item, seen, visited, depth=depth + 1)
-        return
+        return list(value)
+    parts: list[object] = []
     items = getattr(value, "items", None)
     if callable(items) and type(value).__module__.startswith(("multidict", "yarl")):
-        _walk(dict(items()), seen, visited, depth=depth + 1)
+        parts.append(dict(items()))
     for name in _attribute_names(value):
         try:
-            attribute = getattr(value, name)
+            parts.append(getattr(value, name))
         except Exception:  # a property that fails on this object: nothing to read there
             continue
-        _walk(attribute, seen, visited, depth=depth + 1)
+    return parts
 
 
 def _attribute_names(value: object) -> set[str]:
