@@ -61,9 +61,11 @@ def settings_secrets(settings: Settings) -> tuple[str, ...]:
     if settings.proxy is not None:
         revealed.extend(proxy_secrets(settings.proxy.get_secret_value()))
     for url in (searxng.endpoint, *settings.base_urls.values()):
-        if url is not None and "@" in url:
+        if url is None:
+            continue
+        if "@" in url:
             revealed.extend(userinfo_secrets(url))
-        if url is not None and "?" in url:
+        if "?" in url:
             revealed.extend(query_secrets(url))
     return tuple(revealed)
 
