@@ -14,7 +14,6 @@ checked on) and answered "unreadable" there rather than guessed when aiohttp mov
 """
 
 import asyncio
-import copy
 import email.utils
 import functools
 import logging
@@ -504,6 +503,14 @@ class Transport:
         ConfigurationError: ``sign_in_gateways`` names an id no sign-in is sent under.
     """
 
+    __slots__ = ("__dict__", "__weakref__", "_copied_from", "_settings_trust", "_judged_by")
+    """What a context's copy (:meth:`trusting`) holds of its own: whom it copies, its
+    settings' ids and their union with the owner's. Everything else lives in the instance
+    dictionary, which a copy shares with its owner, so whatever the owner sets later (its
+    session, timeouts, size cap, routes, ids, a ``MockTransport``'s handler, an attribute
+    of a subclass's) is the copy's as well, and whatever is set through the copy is the
+    owner's."""
+
     def __init__(
         self,
         session: "aiohttp.ClientSession",
@@ -547,18 +554,18 @@ class Transport:
     def base_urls(self) -> dict[str, str]:
         """Provider id (or ``route``) to the origin its requests are sent to instead.
 
-        The owner's, on a context's copy too (:meth:`trusting`): a copy kept the routes of
-        the moment it was made, so after the owner set new ones (``transport.base_urls =
-        {...}``) a context holding a copy went on sending, sign-ins and all, to a gateway
-        its owner no longer named, trusted under the id now naming another URL.
+        The owner's, on a context's copy too (:meth:`trusting`, which shares the owner's
+        attributes): a copy kept the routes of the moment it was made, so after the owner
+        set new ones (``transport.base_urls = {...}``) a context holding a copy went on
+        sending, sign-ins and all, to a gateway its owner no longer named, trusted under
+        the id now naming another URL.
         """
-        shared = self._copied_from
-        return self._routes if shared is None else shared._routes
+        return self._routes
 
     @base_urls.setter
     def base_urls(self, routes: dict[str, str]) -> None:
         """Send to ``routes`` from now on: the owner's, through a context's copy as well."""
-        (self._copied_from or self)._routes = routes
+        self._routes = routes
 
     @property
     def sign_in_gateways(self) -> frozenset[str]:
@@ -570,10 +577,9 @@ class Transport:
         trust reached the contexts holding the transport itself and not those holding a
         copy, so two contexts built from one transport judged one gateway two ways.
         """
-        shared = self._copied_from
-        if shared is None:
-            return self._trusted
-        owners = shared._trusted
+        owners = self._trusted  # the owner's, on a copy too (one attribute dictionary)
+        if self._copied_from is None:
+            return owners
         judged = self._judged_by
         if judged is None or judged[0] is not owners:  # the owner changed it since
             judged = (owners, owners.union(self._settings_trust))
@@ -591,7 +597,7 @@ class Transport:
         Raises:
             ConfigurationError: An id no sign-in is sent under, as :meth:`__init__` refuses.
         """
-        (self._copied_from or self)._trusted = _trustable(ids)
+        self._trusted = _trustable(ids)
 
     def trust_sign_in_gateways(self, ids: Iterable[str]) -> None:
         """Trust the URL set under each of ``ids`` with a sign-in, as :attr:`sign_in_gateways`.
@@ -605,10 +611,9 @@ class Transport:
         Raises:
             ConfigurationError: An id no sign-in is sent under, as :meth:`__init__` refuses.
         """
-        owner = self._copied_from or self
-        trusted = owner._trusted
+        trusted = self._trusted
         if not trusted.issuperset(ids):
-            owner._trusted = trusted.union(_trustable(ids))
+            self._trusted = trusted.union(_trustable(ids))
 
     def trusting(self, ids: Collection[str]) -> "Transport":
         """This transport as a context whose settings trust ``ids`` sends through it.
@@ -617,14 +622,19 @@ class Transport:
         was given and those its settings trust (the search guard and the request loop judge
         a route by them too, so a transport judging by its own alone refused what they
         allowed). With settings trusting none, the transport is returned as it is;
-        otherwise a copy sharing its session, routes and everything else, trusting them
-        too. A copy is made from the transport it copies, never from another copy, so a
-        context rebuilt with other settings (``dataclasses.replace``) drops the first
-        settings' ids. The copy reads its owner's ids whenever it judges, so an id the
-        owner trusts or stops trusting later reaches every context alike, those built
-        before included; and a context whose settings trust an id goes on trusting it
-        when the owner stops (the context was returned the transport itself when it
-        trusted the ids already, and lost them with the owner).
+        otherwise a copy trusting them too, which shares the transport's attribute
+        dictionary (:attr:`__slots__`): its session, timeouts, size cap, proxies, routes,
+        ids, and anything set on it later, through either. A copy made by
+        ``copy.copy`` kept the values of the moment it was made, so a context built before
+        the owner replaced its session sent through the old one (its proxy, or closed), and
+        read bodies and waited by the old cap and timeout. A copy is made from the
+        transport it copies, never from another copy, so a context rebuilt with other
+        settings (``dataclasses.replace``) drops the first settings' ids. The copy reads
+        its owner's ids whenever it judges, so an id the owner trusts or stops trusting
+        later reaches every context alike, those built before included; and a context
+        whose settings trust an id goes on trusting it when the owner stops (the context
+        was returned the transport itself when it trusted the ids already, and lost them
+        with the owner).
 
         Args:
             ids: The ``sign_in_gateways`` of the context's settings.
@@ -635,7 +645,8 @@ class Transport:
         shared = self._copied_from or self
         if not ids:
             return shared
-        judged = copy.copy(shared)
+        judged = object.__new__(type(shared))  # of the owner's class (MockTransport's too)
+        judged.__dict__ = shared.__dict__
         judged._settings_trust = _trustable(ids)
         judged._judged_by = None
         judged._copied_from = shared
