@@ -24,6 +24,7 @@ from pydantic import SecretStr
 from .deadline import remaining_budget
 from .edited_text import SavedAsUtf16Error, utf8_text
 from .env_values import value_getter, values_reader
+from .environ_given import unseen_clause
 from .errors import (
     AuthorizationError,
     ConfigurationError,
@@ -594,7 +595,14 @@ class Credentials:
         explicit: Keys passed in code, e.g. ``WebSearch(api_keys={"brave": "..."})``.
         configured: Keys from the TOML config file.
         store: The local credential store, consulted last.
-        environ: The environment to read (defaults to ``os.environ``).
+        environ: The environment to read in place of ``os.environ`` (the default). It
+            replaces the process environment, it is not layered over it, so a test given
+            ``environ={}`` is not served the developer's own keys; layer overrides with
+            ``collections.ChainMap(overrides, os.environ)``. A key set in ``os.environ``
+            alone is then not found, and the "not found" error says so
+            (:meth:`unseen_clause`). Sign-in variables a provider class declares are
+            recorded from ``os.environ`` too (:meth:`note_sign_in_variables`): code may
+            read one from there whatever this mapping holds.
     """
 
     def __init__(
@@ -871,9 +879,35 @@ class Credentials:
         already recorded costs a look-up, and none declared nothing.
         """
         read = self._env_get
-        for name in sign_in_variables():
+        declared = sign_in_variables()
+        for name in declared:
             if read(name):  # unset, the usual case: one look-up, and no name to probe
                 self.env(name)
+        if self._environ is not os.environ:
+            self._note_process_sign_ins(declared)
+
+    def _note_process_sign_ins(self, declared: Mapping[str, str]) -> None:
+        """Record the declared sign-in variables set in ``os.environ``, besides ``environ``.
+
+        A ``Credentials`` given an ``environ`` of its own read the declared variables there
+        alone, so a plugin reading its session from ``os.environ`` itself (as the README
+        allows) sent it unjudged, anywhere. The value is recorded to be judged and masked
+        (:meth:`_hand_out_variable`), not to be handed to any provider: what resolves a
+        key still reads ``environ`` only.
+        """
+        for name, what in declared.items():
+            value = (os.environ.get(name) or "").strip()
+            if value:
+                self._hand_out_variable(name, what, value)
+
+    def unseen_clause(self, names: Iterable[str]) -> str:
+        """What a "not found" error of ``names`` adds when they are set in ``os.environ``.
+
+        Empty unless this resolver was given an ``environ`` of its own that lacks them
+        (:func:`~websearch_core.environ_given.unseen_clause`): the spec's text told a
+        user who had set ``BRAVE_API_KEY`` to set it.
+        """
+        return unseen_clause(self._environ, names)
 
     def _hand_out_variable(self, name: str, what: str, value: str) -> None:
         """Record ``value``, read from the sign-in variable ``name``, as a given sign-in.

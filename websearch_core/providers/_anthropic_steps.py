@@ -26,6 +26,7 @@ from ._anthropic_request import (
 
 __all__ = [
     "MAX_CONTINUATIONS",
+    "KEY_VARIABLES",
     "MISSING_CREDENTIALS_MESSAGE",
     "MODEL_ENV_VAR",
     "OAUTH_KEY_MARKER",
@@ -46,6 +47,8 @@ MISSING_CREDENTIALS_MESSAGE: Final = (
     "No Anthropic credentials found. Set ANTHROPIC_SEARCH_API_KEY or ANTHROPIC_API_KEY, "
     "or configure Anthropic OAuth."
 )
+KEY_VARIABLES: Final = ("ANTHROPIC_SEARCH_API_KEY", "ANTHROPIC_API_KEY")
+"""The key variables :data:`MISSING_CREDENTIALS_MESSAGE` names, in its order."""
 MODEL_ENV_VAR: Final = "ANTHROPIC_SEARCH_MODEL"
 MAX_CONTINUATIONS: Final = 3
 """How many times a paused turn is resumed before the answer so far is returned."""
@@ -66,7 +69,8 @@ async def resolve_auth(
         kind: Literal["api_key", "oauth"] = "oauth" if OAUTH_KEY_MARKER in key else "api_key"
         return AnthropicAuth(token=key, kind=kind)
     if context.credentials.oauth_token(provider_id) is None:
-        raise ProviderNotConfiguredError(provider_id, MISSING_CREDENTIALS_MESSAGE)
+        unseen = context.credentials.unseen_clause(KEY_VARIABLES)
+        raise ProviderNotConfiguredError(provider_id, MISSING_CREDENTIALS_MESSAGE + unseen)
     token = await context.credentials.valid_oauth_token(provider_id, min_lifetime=margin)
     return AnthropicAuth(token=token.access_token, kind="oauth", stored_oauth=True)
 

@@ -74,6 +74,7 @@ from ._anthropic_request import (
     temperature_allowed,
 )
 from ._anthropic_steps import (
+    KEY_VARIABLES,
     MAX_CONTINUATIONS,
     MISSING_CREDENTIALS_MESSAGE,
     MODEL_ENV_VAR,
@@ -123,7 +124,7 @@ INFO = ProviderInfo(
     kind="answer",
     description="Claude's native web_search tool (uses Anthropic OAuth or ANTHROPIC_API_KEY)",
     docs_url="https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool",
-    env_vars=("ANTHROPIC_SEARCH_API_KEY", "ANTHROPIC_API_KEY"),
+    env_vars=KEY_VARIABLES,
     key_prefixes=("sk-ant-",),  # its Console's keys begin sk-ant- (sk-ant-api03-...)
     honours=honours(_FILTERS, "max_tokens", "temperature"),
     default_results=None,

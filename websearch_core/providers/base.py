@@ -442,14 +442,20 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         return False
 
     def require_api_key(self, context: ProviderContext) -> str:
-        """The key, or the spec's ``credentials not found`` error naming the variables."""
+        """The key, or the spec's ``credentials not found`` error naming the variables.
+
+        A variable set in ``os.environ`` that a ``Credentials`` given an ``environ`` of its
+        own does not read is named after it (:meth:`~websearch_core.credentials.
+        Credentials.unseen_clause`): "Set BRAVE_API_KEY" alone, to a user who had, hid why.
+        """
         key = self.api_key(context)
         if key is None:
             names = " or ".join(self.info.env_vars) or "an API key"
             raise ProviderNotConfiguredError(
                 self.info.id,
                 f"{self.info.label} credentials not found. Set {names} or configure an API key "
-                f'for provider "{self.info.id}".',
+                f'for provider "{self.info.id}".'
+                + context.credentials.unseen_clause(self.info.env_vars),
             )
         return key
 

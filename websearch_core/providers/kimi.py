@@ -165,7 +165,8 @@ class KimiProvider(ProtocolProvider):
         """The key, or the Kimi-specific ``credentials not found`` error."""
         key = self.api_key(context)
         if key is None:
-            raise ProviderNotConfiguredError(self.info.id, MISSING_KEY_MESSAGE)
+            unseen = context.credentials.unseen_clause(self.info.env_vars)
+            raise ProviderNotConfiguredError(self.info.id, MISSING_KEY_MESSAGE + unseen)
         return key
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
