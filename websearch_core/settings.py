@@ -104,7 +104,7 @@ from .settings_limits import (
     MAX_STATE_WAIT_SECONDS,
     MAX_TIMEOUT_SECONDS,
 )
-from .sign_in_advice import signless_gateways, signless_gateways_message
+from .sign_in_advice import own_provider_gateways, signless_gateways, signless_gateways_message
 from .url_authority import INVALID_AUTHORITY, authority_problem
 
 __all__ = [
@@ -870,7 +870,10 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     user's whole account, so trusting a gateway with it is said in so many words. An id
     trusts the URL set under it (its ``base_urls`` entry, or its provider's own URL
     variable), never another host its requests are built for; only the ids a sign-in is
-    sent under may be named (``SIGN_IN_ROUTES``), any other is refused here."""
+    sent under may be named (``SIGN_IN_ROUTES``), any other is refused here. A provider of
+    your own is not one: its gateway is trusted on the ``Transport`` you build for it
+    (:func:`~websearch_core.sign_in_advice.own_provider_gateways` says why, and the
+    refusal names it)."""
     searxng: SearxngSettings = Field(default_factory=SearxngSettings)
     credentials_file: Path | None = None
     """The local credential store; default beside the config file. Expanded and resolved
@@ -896,7 +899,8 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     def _known_base_url_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         unknown = unknown_ids(value, BASE_URL_IDS)
         if unknown:
-            raise ValueError(unknown_ids_message(unknown, BASE_URL_IDS))
+            message = unknown_ids_message(unknown, BASE_URL_IDS)
+            raise ValueError(message + own_provider_gateways(unknown))
         ids = tuple(dict.fromkeys(pid.strip().lower() for pid in value))
         signless = signless_gateways(ids)
         if signless:

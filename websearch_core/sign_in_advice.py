@@ -33,6 +33,7 @@ __all__ = [
     "GATEWAYS_SETTING",
     "GATEWAYS_VARIABLE",
     "gateway_advice",
+    "own_provider_gateways",
     "set_url_advice",
     "signless_gateways",
     "signless_gateways_message",
@@ -140,6 +141,49 @@ def signless_gateways_message(ids: Sequence[str]) -> str:
         f"only with its own service's sign-ins, and none is sent through {owner} (one there "
         "would be another service's); name the id of the service the sign-in belongs to "
         f"({', '.join(SIGN_IN_ROUTES)}) or remove {named}"
+    )
+
+
+def own_provider_gateways(unknown: Sequence[str]) -> str:
+    """What the settings add when refusing ``unknown`` ids of which a provider of yours is one.
+
+    The settings trust no plugin's id, by choice: they are read from the environment and
+    the config file by every process (the command, the tools), which run built-in providers
+    only and never import a plugin, and are checked when built, before a plugin's module
+    may be; accepting an id a living class declares would make one variable valid in one
+    process and an error in another, and accepting any would lose the typo check
+    (``codx``) that keeps a gateway from going untrusted unnoticed. A plugin runs in a
+    context its caller builds, with a ``Transport`` it builds, whose ``sign_in_gateways=``
+    trusts its id: the refusal said only ``unknown provider id``, so a user who had
+    written the provider was not told where its trust goes.
+
+    Returns:
+        ``; <id> is a provider of your own ...`` naming those of ``unknown`` a living
+        class declares a sign-in under (:func:`~websearch_core.sign_in_declarations.
+        declares_a_sign_in`), else empty.
+
+    Example:
+        >>> from websearch_core.sign_in_declarations import declare
+        >>> class DocOwn: ...
+        >>> declare(DocOwn, "doc-own", "Doc Own", ["doc-own"])
+        >>> print(own_provider_gateways(["doc-own", "codx"]))  # doctest: +NORMALIZE_WHITESPACE
+        ; doc-own is a provider of your own, which the settings do not know (the command
+        and the tools read them too, and run built-in providers only): trust its gateway on
+        the Transport you build for it, with sign_in_gateways=["doc-own"]
+        >>> own_provider_gateways(["codx"])
+        ''
+    """
+    own = [pid for pid in unknown if declares_a_sign_in(pid)]
+    if not own:
+        return ""
+    named = " and ".join(own)
+    listed = ", ".join(f'"{pid}"' for pid in own)
+    which = "is a provider" if len(own) == 1 else "are providers"
+    its = "its gateway" if len(own) == 1 else "their gateways"
+    return (
+        f"; {named} {which} of your own, which the settings do not know (the command and "
+        "the tools read them too, and run built-in providers only): trust "
+        f"{its} on the Transport you build for it, with {GATEWAYS_SETTING}=[{listed}]"
     )
 
 
