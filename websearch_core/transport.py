@@ -496,14 +496,15 @@ class Transport:
             or through one of these (:mod:`websearch_core.sign_in_sends`). A context whose
             settings trust any sends through its own copy trusting those too
             (:meth:`trusting`), never through this one; the copy follows what this one
-            trusts later (:attr:`sign_in_gateways`). A built-in id no sign-in is sent
+            trusts later (:attr:`sign_in_gateways`), and whatever else is set on it later
+            (its attributes are this one's: :attr:`__slots__`). A built-in id no sign-in is sent
             under (``brave``) is refused, as the settings refuse it; a plugin's id is not.
 
     Raises:
         ConfigurationError: ``sign_in_gateways`` names an id no sign-in is sent under.
     """
 
-    __slots__ = ("__dict__", "__weakref__", "_copied_from", "_settings_trust", "_judged_by")
+    __slots__ = ("__dict__", "__weakref__", "_copied_from", "_judged_by", "_settings_trust")
     """What a context's copy (:meth:`trusting`) holds of its own: whom it copies, its
     settings' ids and their union with the owner's. Everything else lives in the instance
     dictionary, which a copy shares with its owner, so whatever the owner sets later (its

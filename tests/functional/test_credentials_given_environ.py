@@ -36,7 +36,7 @@ from websearch_core.transport import Transport
 NOT_FOUND = {
     "brave": (
         "BRAVE_API_KEY",
-        'Brave credentials not found. Set BRAVE_API_KEY or configure an API key for provider '
+        "Brave credentials not found. Set BRAVE_API_KEY or configure an API key for provider "
         '"brave".',
     ),
     "anthropic": (
@@ -52,9 +52,9 @@ KEY = "sim-key-set-in-os-environ-0123456789"
 
 
 @asynccontextmanager
-async def _context(sim: Simulator, environ: Mapping[str, str] | None) -> AsyncIterator[
-    ProviderContext
-]:
+async def _context(
+    sim: Simulator, environ: Mapping[str, str] | None
+) -> AsyncIterator[ProviderContext]:
     """A context sending to the simulator, its credentials reading ``environ``."""
     async with aiohttp.ClientSession() as session:
         transport = Transport(

@@ -198,4 +198,3 @@ async def test_an_attribute_set_through_the_copy_is_the_owners(store: Path) -> N
         assert _context(sim, store, transport).transport.max_response_bytes == 128
         assert transport.sign_in_gateways == frozenset()
         assert set(context.sign_in_gateways) == {"codex"}
-

@@ -25,8 +25,8 @@ from ._anthropic_request import (
 )
 
 __all__ = [
-    "MAX_CONTINUATIONS",
     "KEY_VARIABLES",
+    "MAX_CONTINUATIONS",
     "MISSING_CREDENTIALS_MESSAGE",
     "MODEL_ENV_VAR",
     "OAUTH_KEY_MARKER",
