@@ -232,14 +232,14 @@ def test_not_before_a_negated_term_or_another_not_goes_and_still_negates(
 
 
 def test_not_before_what_has_no_negation_stays_a_word_however_many() -> None:
-    """Guard (passes before and after): a run of ``NOT`` before a number stays as typed."""
+    """A run of ``NOT`` before a number stays as typed; a run of ``!`` before a file type
+    goes, the file type read as ``-filetype:pdf`` (stop 51: a ``filetype:pdf`` left as a
+    word after them was refused as no file type)."""
     assert [t.raw for t in tokenize("NOT NOT 42 ! ! filetype:pdf")] == [
         "NOT",
         "NOT",
         "42",
-        "!",
-        "!",
-        "filetype:pdf",
+        "-filetype:pdf",
     ]
 
 
@@ -265,9 +265,10 @@ def test_an_operator_with_nothing_to_act_on_stays_text(query: str) -> None:
 
 
 def test_a_negated_file_type_stays_text_as_a_dashed_one_does() -> None:
+    """``NOT filetype:pdf`` is the word ``-filetype:pdf``, as ``NOT site:x`` is ``-site:x``
+    (stop 51: left as ``NOT`` and ``filetype:pdf``, the second was refused)."""
     assert [(t.kind, t.raw) for t in tokenize("NOT filetype:pdf -filetype:doc")] == [
-        ("text", "NOT"),
-        ("text", "filetype:pdf"),
+        ("text", "-filetype:pdf"),
         ("text", "-filetype:doc"),
     ]
 

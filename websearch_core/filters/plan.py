@@ -24,6 +24,7 @@ from ..models import (
 )
 from .merge import RequestedFilters, requested_filters
 from .post import Dropped, drop_counts, post_filter
+from .query import Token, is_negated_filetype
 from .render import QueryStyle, checked_only, render_query, sites_sent
 from .support import ALL_FILTERS, FilterSupport
 
@@ -179,6 +180,14 @@ _MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"\u201c\u201d]|(?:^|\s)[-+!|&]|\b(?:
 (most queries)."""
 
 
+def _rewritten(token: Token) -> bool:
+    """Whether ``token`` goes out other than typed, though it asks for no filter.
+
+    An ``OR`` or ``AND``, or a word a ``NOT`` / ``!`` was read into (``-filetype:pdf``).
+    """
+    return token.kind in ("or", "and") or (token.kind == "text" and is_negated_filetype(token))
+
+
 _NOTHING_WANTED: Final = RequestedFilters(tokens=())
 """What a search without directives or filter fields asks for (frozen, so shared)."""
 
@@ -212,10 +221,11 @@ def plan_filters(
     if not _MAY_HOLD_DIRECTIVE.search(params.query) and not _has_filter_fields(params):
         return FilterPlan(_NOTHING_WANTED, params, {}, frozenset(), None)
     wanted = requested_filters(params)
-    if not wanted and not any(token.kind in ("or", "and") for token in wanted.tokens):
+    if not wanted and not any(_rewritten(token) for token in wanted.tokens):
         return FilterPlan(wanted, params, {}, frozenset(), None)
     # An OR or AND alone asks for no filter, yet is written per provider: OR as a group,
     # or flat; AND never (every word is wanted anyway, and an API would look for "AND").
+    # So is a ``NOT filetype:pdf``: sent as typed, an engine reads ``filetype:pdf``.
     chosen = info.filters if support is None else support
     language, country = _locale_sent(wanted, chosen)
     ways = _ways(wanted, chosen, (language, country))

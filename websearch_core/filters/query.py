@@ -38,6 +38,7 @@ __all__ = [
     "TokenKind",
     "date_bounds",
     "filetype_refusal",
+    "is_negated_filetype",
     "parse_date_value",
     "parse_domain",
     "site_refusal",
@@ -167,6 +168,11 @@ _DATE: Final = re.compile(r"^(\d{4})(?:([-/.])(\d{1,2})(?:\2(\d{1,2}))?)?$")
 _MONTH_FIRST: Final = re.compile(r"^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})$")
 """``MM/DD/YYYY`` (or ``DD/MM/YYYY`` when the first part cannot be a month)."""
 _EXTENSION: Final = re.compile(r"^\.?([a-z0-9]{1,10})$", re.IGNORECASE)
+_CLAUSE_END: Final = ".,;:!?"
+"""Punctuation that ends a clause: a directive written last in a sentence carries it
+(``filetype:PDF.``, ``what changed site:python.org?``), and no domain, extension, date or
+language code ends with one, so it is read as the sentence's, as GitHub's autolinks leave
+a trailing ``?``, ``!``, ``.``, ``,`` or ``:`` out of the link."""
 _EXCLUDED_TERM: Final = re.compile(r"^-([^\W\d_][\w.'+#-]+)$")
 _REQUIRED_TERM: Final = re.compile(r"^\+([^\W\d_][\w.'+#-]+)$")
 """``+term``: the reference reads it as an exact phrase (Google's old required word)."""
@@ -313,6 +319,22 @@ def filetype_refusal(tokens: tuple[Token, ...]) -> str | None:
     return None
 
 
+_NEGATED_FILETYPE: Final = re.compile(r"^-(?:filetype|ext):", re.IGNORECASE)
+
+
+def is_negated_filetype(token: Token) -> bool:
+    """Whether ``token`` is the word ``-filetype:<x>`` (typed so, or read from ``NOT``).
+
+    No filter here, so the word goes to the provider; but one read from ``NOT filetype:pdf``
+    must go with its dash, not as typed, or an engine keeps the search to PDFs.
+
+    Examples:
+        >>> [is_negated_filetype(t) for t in tokenize("a NOT filetype:pdf filetype:doc")]
+        [False, True, False]
+    """
+    return _NEGATED_FILETYPE.match(token.raw) is not None
+
+
 def _site_path(text: str) -> str:
     """The path a site value carries, lower-cased, without its trailing ``/`` (or ``""``).
 
@@ -379,6 +401,23 @@ def _day(year: int, month: int, day: int) -> date | None:
         return None
 
 
+def _unpunctuated(value: str) -> str:
+    """``value`` without the clause's punctuation (and unbalanced ``)``) typed after it.
+
+    Only at the end: ``pdf;docx`` and ``x.com?y=1`` keep theirs, and are refused as before.
+
+    Examples:
+        >>> _unpunctuated("PDF."), _unpunctuated("x.com),"), _unpunctuated("x.com?y=1")
+        ('PDF', 'x.com', 'x.com?y=1')
+    """
+    kept = value
+    while True:
+        stripped, _ = _closing_split(kept.rstrip(_CLAUSE_END))
+        if stripped == kept:
+            return kept
+        kept = stripped
+
+
 def _words_in(named: str, value: str, raw: str) -> Token:
     """A words-in directive: ``named`` is its ``-?name:``, ``value`` the words asked for."""
     wanted, unwanted = _WORDS_IN[named.lstrip("-").removesuffix(":").lower()]
@@ -398,6 +437,11 @@ def _directive(word: str) -> Token | None:
         # ``intext:""`` asks for no words; a stray quote (``intitle:"rust``) is not one.
         words = value.strip(_QUOTES)
         return _words_in(word[: directive.start("value")], words, word) if words else None
+    # A site, date, language or extension never ends in a clause's punctuation; words
+    # asked for in a title or URL may (``intitle:why?``), so theirs stays.
+    value = _unpunctuated(value)
+    if not value:
+        return None
     if key == "site":
         domain = parse_domain(value)
         if domain is None:
@@ -479,8 +523,10 @@ def _negated(token: Token) -> tuple[bool, Token]:
     ``x`` as wanted would ask for the opposite of what was typed). Before a date or a
     ``lang:`` it goes too, as the reference ignores negation there; before anything
     without a negation (an ``OR``, a number) it stays a word. A file type has no negation
-    here, so, as ``-filetype:pdf``, it stays a word, and ``NOT`` with it: reading it as
-    wanted would ask for the opposite of what was typed.
+    here, so ``NOT filetype:pdf`` is the word ``-filetype:pdf``, as typed with a dash: the
+    engines that read the operator keep PDFs out. Left as ``NOT`` and ``filetype:pdf``, the
+    word was refused as a ``filetype:`` no filter reads, naming ``'pdf'`` as "not one
+    extension such as pdf"; read as wanted it would ask for the opposite of what was typed.
     """
     if token.kind in _NEGATED:
         return True, Token(_NEGATED[token.kind], token.value, f"-{token.raw}", token.path)
@@ -491,7 +537,7 @@ def _negated(token: Token) -> tuple[bool, Token]:
         if excluded is not None:
             return True, Token("exclude_term", excluded[1], f"-{token.raw}")
     if token.kind == "filetype":
-        return False, Token("text", token.raw, token.raw)
+        return True, Token("text", f"-{token.raw}", f"-{token.raw}")
     return False, token
 
 
