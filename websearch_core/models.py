@@ -319,6 +319,23 @@ class SearchParams(_Frozen):
                 raise ValueError(problem)
         return self
 
+    @model_validator(mode="after")
+    def _sites_kept_out(self) -> "SearchParams":
+        # A site both asked for and kept out failed on every provider of the chain as
+        # theirs; see ``filters.site_conflicts``. Most searches name no site at all.
+        lowered = self.query.lower()
+        typed = "site:" in lowered or "domain:" in lowered or "host:" in lowered
+        if (self.include_domains or typed) and (self.exclude_domains or typed):
+            from .filters.query import tokenize  # a leaf: no cycle back here
+            from .filters.site_conflicts import site_conflict
+
+            problem = site_conflict(
+                tokenize(self.query), self.include_domains, self.exclude_domains
+            )
+            if problem is not None:
+                raise ValueError(problem)
+        return self
+
     @property
     def result_count(self) -> int | None:
         """The collapsed count most providers send: ``num_search_results`` before ``limit``."""
