@@ -103,6 +103,11 @@ def _writes_excluded_paths(style: QueryStyle) -> bool:
     return "query" in style.ways.get("exclude_domains", ())
 
 
+_AS_KEYWORDS: Final = frozenset({"site", "in_url", "in_title", "in_text", "filetype"})
+"""The directives whose values a query of directives alone searches for (reference 6.3:
+``sites, inTitle, inUrl, inText, filetypes``)."""
+
+
 def _values(wanted: RequestedFilters, name: FilterName) -> tuple[str, ...]:
     """The words asked for by a words-in filter (``in_url``, ``exclude_in_text``...)."""
     values: tuple[str, ...] = getattr(wanted, name)
@@ -242,7 +247,12 @@ def _path_site_words(tokens: tuple[Token, ...]) -> list[str]:
 def render_query(wanted: RequestedFilters, style: QueryStyle) -> str:
     """The query text a provider reading ``style`` is sent for ``wanted``.
 
-    A query of directives alone keeps their values as words rather than going out blank.
+    A query of directives alone keeps their values as words rather than going out blank,
+    as reference 6.3 does: the wanted sites, words in a URL, title or text and file types
+    (``site:github.com`` is ``github.com``); with none of them, ``""``, and the query goes
+    as typed. A value kept out, a date or a language is no word to search for:
+    ``-site:x.com`` sent as ``x.com`` beside Tavily's ``exclude_domains``, or ``-tutorial``
+    to Exa as ``tutorial``, asked for the very pages the check then dropped.
 
     Examples:
         >>> from websearch_core.models import SearchParams
@@ -264,5 +274,5 @@ def render_query(wanted: RequestedFilters, style: QueryStyle) -> str:
     if words:
         return " ".join(words)
     return " ".join(
-        token.value for token in wanted.tokens if token.kind not in ("text", "or", "and")
+        f"{token.value}{token.path}" for token in wanted.tokens if token.kind in _AS_KEYWORDS
     )
