@@ -121,3 +121,20 @@ async def test_not_before_a_file_type_keeps_that_type_out(
     (request,) = sim[provider].requests
     sent = request.query_dict().get("q") or dict(request.form())["q"]
     assert sent == "annual report -filetype:pdf"
+
+
+@pytest.mark.parametrize("typed", ["-tutorial.", "-tutorial,", "NOT tutorial!"])
+async def test_a_term_kept_out_at_a_sentence_end_is_checked_as_the_word(typed: str) -> None:
+    # Before: "-tutorial." was checked as "tutorial." (no snippet holds it, so the result
+    # stayed though the record said post); "-tutorial," and "NOT tutorial!" were words.
+    async with Simulator(["exa"]) as sim:
+        sim["exa"].results = [
+            SimResult("Guide", "https://a.example/g", "A tutorial for beginners."),
+            SimResult("Reference", "https://b.example/r", "Every function, listed."),
+        ]
+        async with sim_client(sim) as ws:
+            found = await ws.search(f"python {typed}", provider="exa")
+    assert [source.title for source in found.sources] == ["Reference"]
+    assert [(f.name, f.value, f.applied) for f in found.filters] == [
+        ("exclude_terms", "tutorial", ("post",))
+    ]

@@ -173,8 +173,15 @@ _CLAUSE_END: Final = ".,;:!?"
 (``filetype:PDF.``, ``what changed site:python.org?``), and no domain, extension, date or
 language code ends with one, so it is read as the sentence's, as GitHub's autolinks leave
 a trailing ``?``, ``!``, ``.``, ``,`` or ``:`` out of the link."""
-_EXCLUDED_TERM: Final = re.compile(r"^-([^\W\d_][\w.'+#-]+)$")
-_REQUIRED_TERM: Final = re.compile(r"^\+([^\W\d_][\w.'+#-]+)$")
+_TERM_END: Final = r"[.,;!?]*"
+"""What :data:`_CLAUSE_END` ends a ``-term`` or ``+term`` with; not ``:``, as ``-site:``
+with its value after a space is a directive still to be read, no term."""
+_EXCLUDED_TERM: Final = re.compile(rf"^-([^\W\d_][\w.'+#-]+?){_TERM_END}$")
+"""``-term``: its word, without the clause's punctuation after it (:data:`_CLAUSE_END`):
+``python -tutorial.`` was checked on the results as ``tutorial.``, which a snippet saying
+"a tutorial for" does not hold, so the result stayed while the record said ``post``; and
+``-tutorial,`` was no term at all, a word sent as typed to an API that reads no dash."""
+_REQUIRED_TERM: Final = re.compile(rf"^\+([^\W\d_][\w.'+#-]+?){_TERM_END}$")
 """``+term``: the reference reads it as an exact phrase (Google's old required word)."""
 _PARENS: Final = frozenset({"(", ")"})
 """Split off words (reference 6.1) and then dropped: they group nothing here (6.2)."""
