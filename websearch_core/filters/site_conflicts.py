@@ -68,8 +68,10 @@ def site_conflict(
         True
     """
     tokens = tuple(tokens)
-    wanted = _sites(tokens, "site", "site:", include_domains, "include_domains")
     unwanted = _sites(tokens, "exclude_site", "-site:", exclude_domains, "exclude_domains")
+    if not unwanted:  # most searches with a site keep none out: nothing more to build
+        return None
+    wanted = _sites(tokens, "site", "site:", include_domains, "include_domains")
     for site in wanted:
         for other in unwanted:
             if site.within(other):
