@@ -307,35 +307,28 @@ class SearchParams(_Frozen):
 
     @model_validator(mode="after")
     def _query_sites(self) -> "SearchParams":
-        # A ``site:`` or ``filetype:`` no filter can read stayed plain text, which engines
-        # still read as their operator; see ``filters.query.site_refusal``.
-        lowered = self.query.lower()
-        if "site:" in lowered or "filetype:" in lowered:
-            from .filters.query import filetype_refusal, site_refusal, tokenize  # a leaf
-
-            tokens = tokenize(self.query)
-            problem = site_refusal(tokens) or filetype_refusal(tokens)
-            if problem is not None:
-                raise ValueError(problem)
-        return self
-
-    @model_validator(mode="after")
-    def _sites_kept_out(self) -> "SearchParams":
-        # A site both asked for and kept out failed on every provider of the chain as
-        # theirs; see ``filters.site_conflicts``. Most searches name no site at all.
+        # Two refusals of what a query's sites ask, on one reading of it. A ``site:`` or
+        # ``filetype:`` no filter can read stayed plain text, which engines still read as
+        # their operator (``filters.query.site_refusal``). A site both asked for and kept
+        # out failed on every provider of the chain as theirs (``filters.site_conflicts``);
+        # a site is kept out by ``exclude_domains`` or by a ``-``, ``!`` or ``NOT`` before
+        # one typed. Most searches name no site at all and skip both (9 -> 1 us).
         query = self.query
         lowered = query.lower()
+        refusable = "site:" in lowered or "filetype:" in lowered
         typed = "site:" in lowered or "domain:" in lowered or "host:" in lowered
-        # A site is kept out by ``exclude_domains`` or by a ``-``, ``!`` or ``NOT`` before
-        # one typed; a query without them skips the imports and the check (9 -> 1 us).
         unwanted = self.exclude_domains or (
             typed and ("-" in query or "!" in query or "NOT" in query)
         )
-        if unwanted and (self.include_domains or typed):
-            from .filters.query import tokenize  # a leaf: no cycle back here
+        conflicting = bool(unwanted and (self.include_domains or typed))
+        if refusable or conflicting:
+            from .filters.query import filetype_refusal, site_refusal, tokenize  # a leaf
             from .filters.site_conflicts import site_conflict
 
-            problem = site_conflict(tokenize(query), self.include_domains, self.exclude_domains)
+            tokens = tokenize(query)
+            problem = (site_refusal(tokens) or filetype_refusal(tokens)) if refusable else None
+            if problem is None and conflicting:
+                problem = site_conflict(tokens, self.include_domains, self.exclude_domains)
             if problem is not None:
                 raise ValueError(problem)
         return self
