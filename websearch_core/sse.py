@@ -62,7 +62,13 @@ class SseParser:
         self._skip_lf = False
 
     def feed(self, chunk: bytes) -> list[SseEvent]:
-        """Parse ``chunk`` and return every event it completed."""
+        """Parse ``chunk`` and return every event it completed.
+
+        An empty ``chunk`` changes nothing: a read that brought no bytes between a CR and
+        its LF must not forget the CR, or the LF would end the event early as a blank line.
+        """
+        if not chunk:
+            return []
         if self._skip_lf and chunk.startswith(b"\n"):
             chunk = chunk[1:]
         self._skip_lf = False

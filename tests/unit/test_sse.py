@@ -168,3 +168,71 @@ async def test_transport_stalled_stream_times_out(server: str) -> None:
 async def test_transport_oversized_event(server: str) -> None:
     with pytest.raises(ResponseTooLargeError):
         await _stream(server, "big", max_event_bytes=1024)
+
+
+REAL_STREAMS = (
+    "anthropic/messages_web_search_tool_stream.sse",
+    "openai/responses_web_search_tool_stream.sse",
+    "gemini/stream_generate_content_google_search.sse",
+    "zai/anthropic_compat_messages_stream_web_search_prime_2026-10.sse",
+)
+"""The real streams in ../shared/fixtures; Gemini's ends its lines with CRLF, the rest LF."""
+
+
+def _read(*chunks: bytes) -> list[SseEvent]:
+    parser = SseParser()
+    events: list[SseEvent] = []
+    for chunk in chunks:
+        events.extend(parser.feed(chunk))
+    events.extend(parser.finish())
+    return events
+
+
+def _event_blocks(body: bytes) -> list[bytes]:
+    """``body`` cut after each blank line: one block per event, its line ends kept."""
+    blocks: list[bytes] = []
+    start = 0
+    for ending in (b"\r\n\r\n", b"\n\n"):
+        if ending in body:
+            while (found := body.find(ending, start)) >= 0:
+                blocks.append(body[start : found + len(ending)])
+                start = found + len(ending)
+            break
+    return [*blocks, body[start:]] if body[start:] else blocks
+
+
+@pytest.mark.parametrize("capture", REAL_STREAMS)
+def test_an_empty_read_after_a_cr_keeps_its_line_end(capture: str) -> None:
+    """A read of no bytes between a CR and its LF forgot the CR.
+
+    The LF then ended a line of its own, a blank line: after an ``event:`` line it ended an
+    event with no data, so the next event lost its name (Anthropic's and Codex's streams,
+    read with CRLF endings, came out with ``message`` events only where they had a name).
+    :meth:`Transport.send_sse` stops at an empty read; a caller feeding the parser itself
+    need not. Each stream is read as captured (Gemini's has CRLF) and with CRLF endings.
+    """
+    body = read_capture(capture)
+    crlf = body.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    for text in dict.fromkeys((body, crlf)):
+        whole = parse_sse(text)
+        cuts = [index + 1 for index, byte in enumerate(text) if byte == ord("\r")]
+        assert cuts or text != crlf
+        for cut in cuts:
+            assert _read(text[:cut], b"", text[cut:]) == whole, cut
+
+
+@pytest.mark.parametrize("capture", REAL_STREAMS)
+def test_every_split_of_a_real_stream_reads_the_same(capture: str) -> None:
+    """A guard (passes before and after): a stream cut in two at any byte reads the same.
+
+    The parser keeps nothing from one event to the next in these captures (no ``id:`` or
+    ``retry:`` line), so each event cut at each of its offsets covers every offset of the
+    stream without reading the whole of it tens of thousands of times.
+    """
+    body = read_capture(capture)
+    assert b"\nid:" not in body and b"\nretry:" not in body
+    for block in _event_blocks(body):
+        whole = parse_sse(block)
+        assert len(whole) == 1
+        for cut in range(len(block) + 1):
+            assert _read(block[:cut], block[cut:]) == whole, (block[:60], cut)
