@@ -66,6 +66,7 @@ from .cli_output import (
     tolerate_unencodable_output,
 )
 from .cli_parser import OneValueOnly
+from .cli_refusals import asks_for_json, refuse
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .cli_wrap import say
 from .client import WebSearch
@@ -192,13 +193,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _command(args: list[str]) -> int:
     """:func:`main` once stdout is guarded: parse, run the handler, report its errors."""
     # Ctrl-C can come at any moment, the lazy imports of parsing included.
+    as_json = asks_for_json(args)  # a refusal is then JSON on stdout too (cli_refusals)
     try:
         others = {name: _PARSERS[name] for name in _COMMANDS}
         try:
             named, parser, command_args = split_command(args, _search_parser(), others)
             namespace = parser.parse_command(command_args)
         except CommandLineError as error:  # one line naming the option, as for a setting
-            return fail(str(error))
+            return refuse(str(error), as_json=as_json)
         except SystemExit as exit_:  # --help and --version print, then exit
             return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         command = named or "search"
@@ -217,9 +219,9 @@ def _command(args: list[str]) -> int:
             sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
             return status
     except ValidationError as error:
-        return fail(_describe_validation_error(error))
+        return refuse(_describe_validation_error(error), as_json=as_json)
     except (ConfigurationError, _UsageError) as error:
-        return fail(" ".join(str(error).split()))
+        return refuse(" ".join(str(error).split()), as_json=as_json)
     except BrokenPipeError:
         return _reader_went_away()
     except OutputFailedError as error:

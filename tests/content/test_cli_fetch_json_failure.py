@@ -48,8 +48,12 @@ def test_a_fetched_page_prints_its_fields_as_before(
     assert "failed" not in data and "here is the page" in data["text"]
 
 
-def test_a_url_refused_as_written_prints_no_json(capsys: pytest.CaptureFixture[str]) -> None:
-    """A guard (passes before and after): invalid input (status 2) says so on stderr only,
-    as the search's refused options do."""
+def test_a_url_refused_as_written_prints_its_refusal_as_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Invalid input (status 2) printed nothing on stdout (cli_refusals): now the same keys
+    say it, and the one line on stderr is unchanged."""
     status, out, err = _run(capsys, "example.com")
-    assert status == EXIT_USAGE and out == "" and len(err) == 1
+    assert status == EXIT_USAGE and len(err) == 1
+    error = err[0].removeprefix("websearch: ")
+    assert json.loads(out) == {"url": "example.com", "error": error, "failed": True}

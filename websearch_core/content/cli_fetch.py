@@ -9,8 +9,9 @@ Prints the page's plain text (``--markdown``: its Markdown; ``--json``: every fi
 :class:`~websearch_core.content.PageContent`). Exit status ``0`` on success, ``1`` when the
 page could not be fetched or was refused (one line on stderr saying why), ``2`` for
 invalid options or a URL that is not an absolute http(s) URL (``example.com``: it says what
-to write instead). With ``--json`` a page not fetched (status ``1``) also prints ``{"url",
-"error", "failed": true}`` on stdout, as a failed search's ``--json`` does. A host not
+to write instead). With ``--json`` a page not fetched (status ``1``) or refused as written
+(``2``) also prints ``{"url", "error", "failed": true}`` on stdout, as a failed search's
+``--json`` does. A host not
 reached (its name unresolved, the connection refused, the proxy down) is followed, on a
 line of its own, by a search's hint of what to check. A page fetched without readable text
 (an empty or script-only page) prints nothing (``--json`` its fields) and a warning on
@@ -24,7 +25,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..cli_dispatch import CommandParser
 from ..cli_output import json_text
-from ..cli_status import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, fail
+from ..cli_refusals import refuse
+from ..cli_status import EXIT_FAILED, EXIT_OK, PROG, fail
 from ..client import WebSearch
 from ..format import page_unreached_hint
 from ..loop_run import run_to_end
@@ -108,13 +110,13 @@ def _fetch(args: argparse.Namespace) -> int:
     try:
         args.timeout = None if args.timeout is None else _seconds(args.timeout)
     except ValueError as error:
-        return fail(str(error), EXIT_USAGE)
+        return refuse(str(error), as_json=args.json, fields={"url": args.url})
     try:
         check_url_form(args.url)
     except FetchRefusedError as error:
         # Invalid input, as the README's exit statuses say: `fetch example.com` exited 1,
-        # as if the page had been refused.
-        return fail(str(error), EXIT_USAGE)
+        # as if the page had been refused. With --json, as JSON too, as a failed fetch.
+        return refuse(str(error), as_json=args.json, fields={"url": args.url})
     try:
         page = run_to_end(_run(args))
     except FetchFailedError as error:
