@@ -84,6 +84,7 @@ from .models import (
     SearchToolResult,
 )
 from .own_session import open_own_session
+from .pending_call import awaitable_method
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .provider_imports import (
     import_for_build,
@@ -738,6 +739,7 @@ class WebSearch(SearchClosing):
                 not_cleared(exc, provider_id), withdrawn=exc.withdrawn
             ) from exc
 
+    @awaitable_method("search_sync")
     async def search(
         self,
         query: str | SearchParams,
@@ -793,6 +795,7 @@ class WebSearch(SearchClosing):
             raise NoProviderCanRunError(message, errors)
         raise AllProvidersFailedError(message, errors)
 
+    @awaitable_method("run_sync")
     async def run(
         self,
         query: str | SearchParams,
@@ -917,6 +920,7 @@ class WebSearch(SearchClosing):
 
     # --- page content (websearch_core.content) ----------------------------------------------
 
+    @awaitable_method("fetch_sync")
     async def fetch(
         self,
         url: str,
@@ -963,6 +967,7 @@ class WebSearch(SearchClosing):
             raise pages[0]
         return pages[0]
 
+    @awaitable_method("fetch_many_sync")
     async def fetch_many(
         self,
         urls: Sequence[str],
