@@ -99,6 +99,8 @@ from .settings_conflicts import with_conflicts
 from .store_unreadable import with_store_problem
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     import aiohttp
 
     from .browser import HeadlessBrowser
@@ -335,6 +337,28 @@ class WebSearch(SearchClosing):
         guard = guards.get(loop)
         if guard is not None:
             await guard.generator.aclose()  # what it guarded is closed: let it go now
+
+    def close(self) -> None:
+        """:meth:`aclose` for synchronous code (safe inside a running event loop).
+
+        A script that searches with :meth:`run_sync` has no loop to await :meth:`aclose`
+        on, and ``ws.close()`` or ``with WebSearch() as ws:`` (as ``requests`` and
+        ``httpx`` clients are closed) said ``'WebSearch' object has no attribute 'close'``
+        or ``does not support the context manager protocol``. The client stays usable:
+        a later search opens what it needs again.
+        """
+        _run_blocking(self.aclose())
+
+    def __enter__(self) -> WebSearch:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
 
     async def _close_shared(self) -> None:
         """Close what every loop's searches share: the browser and the state store."""
