@@ -21,6 +21,7 @@ from websearch_core.build_deadline import BuildImportsOutlastedError, known_dead
 from websearch_core.deadline import CallClock
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency, SearchParams, SearchToolResult
+from websearch_core.pending_call import awaitable_method
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
@@ -269,6 +270,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         params = _search_params(query, recency, limit, max_tokens, temperature, num_search_results)
         return (self._given or self._clients.get(self._new_client)).run_sync(params)
 
+    @awaitable_method("web_search", holder="spec")
     async def aweb_search(
         self,
         query: str,

@@ -46,13 +46,14 @@ class PendingCall(Coroutine[Any, Any, _T]):
     Args:
         coroutine: The ``async def`` method's coroutine, which this drives.
         call: The method, ``WebSearch.run``.
-        twin: The method's name and its synchronous twin's, ``("run", "run_sync")``.
+        twin: What holds it, the method's name and its synchronous twin's, as the message
+            writes them: ``("ws", "run", "run_sync")``.
     """
 
     __slots__ = ("_call", "_coroutine", "_twin")
 
     def __init__(
-        self, coroutine: Coroutine[Any, Any, _T], call: str, twin: tuple[str, str]
+        self, coroutine: Coroutine[Any, Any, _T], call: str, twin: tuple[str, str, str]
     ) -> None:
         self._coroutine = coroutine
         self._call = call
@@ -76,11 +77,11 @@ class PendingCall(Coroutine[Any, Any, _T]):
         self._coroutine.close()
 
     def _unawaited(self, problem: str) -> str:
-        name, twin = self._twin
+        holder, name, twin = self._twin
         return (
             f"{self._call}() was not awaited: this is its coroutine, which {problem}; write "
-            f"result = await ws.{name}(...) inside async code, or ws.{twin}(...) in "
-            "synchronous code (a script, a notebook cell)"
+            f"result = await {holder}.{name}(...) inside async code, or {holder}.{twin}(...) "
+            "in synchronous code (a script, a notebook cell)"
         )
 
     if not TYPE_CHECKING:
@@ -115,12 +116,15 @@ class AwaitableMethod(Generic[_S, _P, _T]):
     """
 
     def __init__(
-        self, method: Callable[Concatenate[_S, _P], Coroutine[Any, Any, _T]], twin: str
+        self,
+        method: Callable[Concatenate[_S, _P], Coroutine[Any, Any, _T]],
+        twin: str,
+        holder: str,
     ) -> None:
         functools.update_wrapper(self, method)
         self._method = method
         self._call = method.__qualname__
-        self._twin = (method.__name__, twin)
+        self._twin = (holder, method.__name__, twin)
         self.__code__ = method.__code__
         self.__defaults__ = method.__defaults__
         self.__kwdefaults__ = method.__kwdefaults__
@@ -142,7 +146,7 @@ class AwaitableMethod(Generic[_S, _P, _T]):
 
 
 def awaitable_method(
-    twin: str,
+    twin: str, *, holder: str = "ws"
 ) -> Callable[
     [Callable[Concatenate[_S, _P], Coroutine[Any, Any, _T]]], AwaitableMethod[_S, _P, _T]
 ]:
@@ -150,11 +154,12 @@ def awaitable_method(
 
     Args:
         twin: The name of its synchronous twin on the same class (``run_sync``).
+        holder: What the message calls the object (``ws``, ``tool``), as the README does.
     """
 
     def make(
         method: Callable[Concatenate[_S, _P], Coroutine[Any, Any, _T]],
     ) -> AwaitableMethod[_S, _P, _T]:
-        return AwaitableMethod(method, twin)
+        return AwaitableMethod(method, twin, holder)
 
     return make
