@@ -25,9 +25,12 @@ not from LangChain's private ``_is_injected_arg_type``.
 from contextvars import ContextVar
 from typing import Any, get_args
 
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import ToolCall, ToolMessage
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, InjectedToolArg
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
+
+from websearch_core.pending_call import AwaitableMethod, awaitable_method
 
 __all__ = ["ToolCallAwareTool", "in_tool_call"]
 
@@ -126,6 +129,24 @@ class ToolCallAwareTool(BaseTool):
             return super().run(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
         finally:
             _TOOL_CALL_ID.reset(token)
+
+    model_config = ConfigDict(ignored_types=(AwaitableMethod,))  # ainvoke: not a field
+
+    @awaitable_method("invoke", holder="tool")
+    async def ainvoke(
+        self,
+        /,
+        input: str | dict[str, Any] | ToolCall,
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """:meth:`BaseTool.ainvoke`, as a call that names itself if it is not awaited.
+
+        ``tool.ainvoke({...}).content`` said ``'coroutine' object has no attribute
+        'content'``; the call now says ``tool.invoke`` is its synchronous twin
+        (:mod:`websearch_core.pending_call`). Awaited, it is LangChain's.
+        """
+        return await super().ainvoke(input, config, **kwargs)
 
     async def arun(
         self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any

@@ -123,7 +123,6 @@ class AwaitableMethod(Generic[_S, _P, _T]):
     ) -> None:
         functools.update_wrapper(self, method)
         self._method = method
-        self._call = method.__qualname__
         self._twin = (holder, method.__name__, twin)
         self.__code__ = method.__code__
         self.__defaults__ = method.__defaults__
@@ -142,7 +141,8 @@ class AwaitableMethod(Generic[_S, _P, _T]):
 
     def __call__(self, instance: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> PendingCall[_T]:
         """The method's call on ``instance``, as a :class:`PendingCall` to await."""
-        return PendingCall(self._method(instance, *args, **kwargs), self._call, self._twin)
+        call = f"{type(instance).__name__}.{self._twin[1]}"  # the class used, not its base
+        return PendingCall(self._method(instance, *args, **kwargs), call, self._twin)
 
 
 def awaitable_method(
