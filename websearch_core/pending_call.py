@@ -45,18 +45,18 @@ class PendingCall(Coroutine[Any, Any, _T]):
 
     Args:
         coroutine: The ``async def`` method's coroutine, which this drives.
-        call: The method, ``WebSearch.run``.
+        owner: The class of the object called (``WebSearch``), which the message names.
         twin: What holds it, the method's name and its synchronous twin's, as the message
             writes them: ``("ws", "run", "run_sync")``.
     """
 
-    __slots__ = ("_call", "_coroutine", "_twin")
+    __slots__ = ("_coroutine", "_owner", "_twin")
 
     def __init__(
-        self, coroutine: Coroutine[Any, Any, _T], call: str, twin: tuple[str, str, str]
+        self, coroutine: Coroutine[Any, Any, _T], owner: type, twin: tuple[str, str, str]
     ) -> None:
         self._coroutine = coroutine
-        self._call = call
+        self._owner = owner
         self._twin = twin
 
     def __await__(self) -> Generator[Any, None, _T]:
@@ -79,9 +79,9 @@ class PendingCall(Coroutine[Any, Any, _T]):
     def _unawaited(self, problem: str) -> str:
         holder, name, twin = self._twin
         return (
-            f"{self._call}() was not awaited: this is its coroutine, which {problem}; write "
-            f"result = await {holder}.{name}(...) inside async code, or {holder}.{twin}(...) "
-            "in synchronous code (a script, a notebook cell)"
+            f"{self._owner.__name__}.{name}() was not awaited: this is its coroutine, which "
+            f"{problem}; write result = await {holder}.{name}(...) inside async code, or "
+            f"{holder}.{twin}(...) in synchronous code (a script, a notebook cell)"
         )
 
     if not TYPE_CHECKING:
@@ -141,8 +141,8 @@ class AwaitableMethod(Generic[_S, _P, _T]):
 
     def __call__(self, instance: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> PendingCall[_T]:
         """The method's call on ``instance``, as a :class:`PendingCall` to await."""
-        call = f"{type(instance).__name__}.{self._twin[1]}"  # the class used, not its base
-        return PendingCall(self._method(instance, *args, **kwargs), call, self._twin)
+        # The class used, not the base that defines the method; named only if misused.
+        return PendingCall(self._method(instance, *args, **kwargs), type(instance), self._twin)
 
 
 def awaitable_method(
