@@ -897,8 +897,14 @@ def test_options_before_a_command_name_never_search_for_it(
     for argv, refusal in cases.items():
         assert main(list(argv)) == EXIT_USAGE, argv
         out, err = capsys.readouterr()
-        assert (out, err.count("\n")) == ("", 1)
+        assert err.count("\n") == 1
         assert err.startswith(f"websearch: {refusal}")
+        # Asked for --json, the refusal is JSON on stdout too (cli_refusals).
+        if "--json" in argv:
+            said = {"error": err.strip().removeprefix("websearch: "), "failed": True}
+            assert json.loads(out) == said
+        else:
+            assert out == ""
     assert sim["brave"].requests == []  # nothing was searched for
     # The refusal's advice searches for the word, options kept.
     assert main(["--prefer", "brave", "--", "providers"]) == EXIT_OK
