@@ -101,6 +101,7 @@ from .provider_ids import (
 from .providers import PROVIDER_REGISTRY, get_provider
 from .providers_action import RESET, providers_action, reset_needs_a_provider
 from .refresh_hooks import HOOK_FORM, RefreshHookError, load_refresh_hooks
+from .search_flags import SEARCH_FLAGS
 from .sent_secret import starts_with_assignment
 from .settings import CREDENTIALS_FILE_ENV, Settings
 from .settings_conflicts import settings_conflicts
@@ -131,22 +132,8 @@ _COMMAND_HELP: tuple[tuple[str, str, str], ...] = (
 """Each command besides search: its name, its usage after ``websearch``, what it does. The
 search help lists them from here, so a command cannot exist without being listed."""
 _COMMANDS = frozenset(name for name, _, _ in _COMMAND_HELP)
-_SEARCH_FLAGS: Mapping[str, str] = {
-    "recency": "--recency",
-    "limit": "--limit",
-    "provider": "--provider",
-    "timeout_seconds": "--timeout",
-    "deadline_seconds": "--deadline",
-    "language": "--language",
-    "country": "--country",
-    "include_domains": "--site",
-    "exclude_domains": "--exclude-site",
-    "date_after": "--after",
-    "date_before": "--before",
-}
-"""Field names to the option that sets them, so a validation error names both. The query
-is no option: it is named ``query`` alone, as argparse names it when it is missing (it read
-``query (QUERY)``, an option nobody can type)."""
+_SEARCH_FLAGS = SEARCH_FLAGS
+"""Field names to the option that sets them, so a validation error names both."""
 
 
 def _where(field: str, option: str | None) -> str:

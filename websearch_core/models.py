@@ -563,13 +563,19 @@ def search_parameter_note(name: str) -> str | None:
         True
     """
     from .param_names import OTHER_API_NAMES
+    from .search_flags import SEARCH_FLAGS
 
     name = name.strip().lower()
     meant = OTHER_API_NAMES.get(name, name)  # WebSearch(count=5): said alone before
     if meant == "provider" or meant not in SearchParams.model_fields:  # a setting too
         return None
     named = f"{meant} is" if meant == name else f"{name} means {meant} here,"
+    # The option itself, as the README promises (`--limit`): "its option on the command
+    # line (websearch --help)" left the user to find it. A parameter the command has no
+    # option for (max_tokens) is given from Python only.
+    flag = SEARCH_FLAGS.get(meant)
+    on_the_command_line = f", or {flag} on the command line" if flag else ""
     return (
-        f"{named} a search parameter, given with each search: run(..., {meant}=...), or its "
-        "option on the command line (websearch --help)"
+        f"{named} a search parameter, given with each search: run(..., {meant}=...)"
+        f"{on_the_command_line}"
     )

@@ -108,10 +108,12 @@ def test_a_search_parameter_written_as_a_setting_is_said_to_go_with_each_search(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # "limit = 5" was "not a setting" alone, for a user who wanted fewer results each time.
+    # The option is named (it read "its option on the command line (websearch --help)",
+    # where the README promised `--limit`).
     said = _refusal(f"{name} = 'x'", tmp_path, monkeypatch, capsys)
     assert said == (
         f"({name}): not a setting; {name} is a search parameter, given with each search: "
-        f"run(..., {name}=...), or its option on the command line (websearch --help)"
+        f"run(..., {name}=...), or --{name} on the command line"
     )
 
 
@@ -122,11 +124,32 @@ def test_a_search_parameter_variable_is_said_to_go_with_each_search(
     assert main(["providers"]) == EXIT_OK
     assert capsys.readouterr().err == (
         "websearch: warning: WEBSEARCH_LIMIT sets nothing and is ignored; limit is a search "
-        "parameter, given with each search: run(..., limit=...), or its option on the command "
-        "line (websearch --help)\n"
+        "parameter, given with each search: run(..., limit=...), or --limit on the command "
+        "line\n"
     )
 
 
 def test_the_provider_setting_is_still_a_setting() -> None:
     # A guard that passes both ways: provider is both a setting and a search parameter.
     assert WebSearch(provider="brave").settings.provider == "brave"
+
+
+def test_a_search_parameter_without_an_option_is_said_to_go_with_run_alone(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The command has no --max-tokens: naming an option would send the user looking for one.
+    said = _refusal("max_tokens = 5", tmp_path, monkeypatch, capsys)
+    assert said.endswith("given with each search: run(..., max_tokens=...)")
+
+
+def test_each_named_option_is_one_the_search_command_takes() -> None:
+    """A guard: every option a note names is the search parser's, setting that field."""
+    from websearch_core.cli import _search_parser
+    from websearch_core.search_flags import SEARCH_FLAGS
+
+    parser = _search_parser()
+    for field, flag in SEARCH_FLAGS.items():
+        (action,) = [a for a in parser._actions if flag in a.option_strings]
+        assert action.dest in {field, flag.lstrip("-").replace("-", "_")}, (field, flag)
