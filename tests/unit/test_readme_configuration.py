@@ -1,0 +1,392 @@
+"""The README's Configuration, Python and Retrievers sections, claim by claim, held to the code.
+
+Those sections quote some thirty texts a mistake is answered with and state the order
+settings and keys are read in; ``test_readme_defaults`` held their numbers, nothing held
+their words. Each quote is read from the README (its ``...`` standing for what it leaves
+out) and matched against what the code says when the mistake is made: through the command
+line's ``main``, the settings, or a search on the loopback simulator. The precedence rules
+are played with a value set in every place, then removed place by place. One failed before
+its change: the search parameter's note, which said "its option on the command line
+(websearch --help)" where the README quotes ``--limit``; the README's elided quote of the
+unquoted budget (``must be text in quotes, as in ...``, the code's text holds a parenthesis
+between) was corrected. The rest are guards.
+"""
+
+import logging
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from websearch_core import WebSearch
+from websearch_core.cli import EXIT_USAGE, main
+from websearch_core.settings import Settings
+from websearch_core.settings_errors import describe_settings_error
+from websearch_core.testing import Simulator
+from websearch_core.testing.faults import Fault
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+KEY = "BSAq1w2e3r4t5y6u7i8o9p0aSdFgHjKlZx"
+"""A key in Brave's shape that no check refuses."""
+
+
+def _prose() -> str:
+    """The README with its line breaks and runs of spaces joined."""
+    return " ".join(README.read_text(encoding="utf-8").split())
+
+
+def _pattern(quote: str) -> str:
+    """``quote`` as a pattern: its ``...`` stands for any text, the rest is literal."""
+    return ".*?".join(re.escape(part) for part in quote.split("..."))
+
+
+def _holds(quote: str, said: str) -> None:
+    """The README quotes ``quote``, and ``said`` is what it quotes."""
+    assert f"`{quote}" in _prose() or quote in _prose(), f"the README no longer says {quote!r}"
+    assert re.search(_pattern(quote), " ".join(said.split()), re.S), (quote, said)
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str], status: int | None = None) -> str:
+    """What ``websearch <args>`` writes (both streams), its exit status checked if given."""
+    code = main(args)
+    if status is not None:
+        assert code == status
+    out, err = capsys.readouterr()
+    return out + err
+
+
+def _settings_error(make: Callable[[], object]) -> str:
+    """The one line the CLI and the tools give for the settings ``make`` builds."""
+    with pytest.raises(ValidationError) as raised:
+        make()
+    return describe_settings_error(raised.value)
+
+
+@pytest.fixture
+def config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The config file the settings read (the isolated environment names it)."""
+    path = tmp_path / "config.toml"
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(path))
+    return path
+
+
+# --- Values and mistakes ---------------------------------------------------------------
+
+
+def test_a_name_no_setting_has_is_refused_with_the_one_meant(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: in code and in the file, ``timeout`` is answered with ``timeout_seconds``."""
+    _holds(
+        "timeout: not a setting; did you mean timeout_seconds?",
+        _settings_error(lambda: WebSearch(timeout=5)),  # type: ignore[call-arg]
+    )
+    config.write_text("timeout = 5\n")
+    said = _cli(["providers"], capsys, EXIT_USAGE)
+    _holds("config file ... (timeout): not a setting; did you mean timeout_seconds?", said)
+
+
+def test_an_unknown_provider_is_named_by_where_it_was_set(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: the variable, or the option with the setting it sets."""
+    monkeypatch.setenv("WEBSEARCH_PROVIDER", "bravo")
+    said = _cli(["providers"], capsys, EXIT_USAGE)
+    _holds("WEBSEARCH_PROVIDER: Unknown search provider: bravo (known: ...)", said)
+    monkeypatch.delenv("WEBSEARCH_PROVIDER")
+    _holds("provider (--prefer): ...", _cli(["--prefer", "bravo", "q"], capsys, EXIT_USAGE))
+    _holds("provider (--provider): ...", _cli(["--provider", "bravo", "q"], capsys, EXIT_USAGE))
+
+
+def test_ids_given_together_are_told_where_a_list_goes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: several ids for ``provider``, ids run together in ``providers``."""
+    quote = (
+        "...; it takes one provider: to ask brave, then tavily, list them in the providers "
+        "setting (providers=['brave', 'tavily'], or WEBSEARCH_PROVIDERS=brave,tavily)"
+    )
+    _holds(quote, _settings_error(lambda: Settings(provider="brave tavily")))
+    _holds(quote, _cli(["--prefer", "brave,tavily", "q"], capsys, EXIT_USAGE))
+    together = "brave tavily holds 2 ids: separate them with commas, as brave,tavily"
+    monkeypatch.setenv("WEBSEARCH_PROVIDERS", "brave tavily")
+    _holds(together, _cli(["providers"], capsys, EXIT_USAGE))
+    monkeypatch.setenv("WEBSEARCH_PROVIDERS", "brave;tavily")
+    said = _cli(["providers"], capsys, EXIT_USAGE)
+    assert "brave;tavily holds 2 ids: separate them with commas, as brave,tavily" in said
+
+
+@pytest.mark.parametrize("written", ["[brave]\napi_key = 'x'\n", "brave = 'x'\n"])
+def test_a_provider_written_as_a_setting_is_told_where_its_entries_go(
+    written: str, config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: a ``[brave]`` table and ``brave = ...`` alike."""
+    config.write_text(written)
+    quote = (
+        "not a setting; brave is a provider: its key (if it takes one), URL and limits go in "
+        '[api_keys], [base_urls], [budget] and [rate] as brave = "..." ...'
+    )
+    _holds(quote, _cli(["providers"], capsys, EXIT_USAGE))
+
+
+def test_an_unquoted_table_entry_is_shown_the_form_it_takes(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Failed before on the README: it quoted ``must be text in quotes, as in ...`` without
+    the code's parenthesis between, so the words it showed were never said."""
+    config.write_text("[budget]\nbrave = 2000\n")
+    quote = 'must be text in quotes (a count and its period, ...), as in brave = "2000/month"'
+    _holds(quote, _cli(["providers"], capsys, EXIT_USAGE))
+
+
+def test_a_search_parameter_as_a_setting_names_run_and_its_option(
+    config: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Failed before: the note said "its option on the command line (websearch --help)",
+    where the README quotes ``--limit``; the file's entry and the variable alike."""
+    quote = "run(..., limit=...), or --limit on the command line"
+    config.write_text("limit = 5\n")
+    _holds(quote, _cli(["providers"], capsys, EXIT_USAGE))
+    config.write_text("")
+    monkeypatch.setenv("WEBSEARCH_LIMIT", "5")
+    _holds(quote, _cli(["providers"], capsys))
+
+
+def test_a_variable_that_sets_nothing_and_a_key_nothing_reads_are_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: the three warnings the section quotes, each with the name meant."""
+    monkeypatch.setenv("WEBSEARCH_TIMEOUT", "5")
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", KEY)
+    said = _cli(["providers"], capsys)
+    _holds(
+        "websearch: warning: WEBSEARCH_TIMEOUT sets nothing and is ignored; did you mean "
+        "WEBSEARCH_TIMEOUT_SECONDS?",
+        said,
+    )
+    _holds(
+        "websearch: warning: BRAVE_SEARCH_API_KEY is set, but nothing reads it: Brave reads "
+        "its key from BRAVE_API_KEY",
+        said,
+    )
+    monkeypatch.delenv("BRAVE_SEARCH_API_KEY")
+    monkeypatch.setenv("BRAVE_API_KYE", KEY)
+    assert "BRAVE_API_KYE is set, but nothing reads it" in _cli(["providers"], capsys)
+    assert "`BRAVE_API_KYE` too" in _prose()
+
+
+def test_contradicting_settings_are_named_after_the_spec_s_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: a pin that ``exclude`` also lists, in a failure and as a warning."""
+    monkeypatch.setenv("WEBSEARCH_FALLBACK", "false")
+    monkeypatch.setenv("WEBSEARCH_PROVIDER", "brave")
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", "brave")
+    quote = (
+        "No web search provider configured. The settings contradict: fallback = false pins "
+        "provider = brave, which exclude also lists."
+    )
+    _holds(quote, _cli(["q"], capsys))
+    assert "websearch: warning: the settings contradict" in _cli(["providers"], capsys)
+
+
+def test_a_utf16_config_file_is_refused_by_name(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: Notepad's "Unicode" is named, with the fix."""
+    config.write_bytes('provider = "brave"\n'.encode("utf-16"))
+    quote = "config file ... is saved as UTF-16; save it as UTF-8"
+    _holds(quote, _cli(["providers"], capsys, EXIT_USAGE))
+
+
+# --- Keys and sign-ins -----------------------------------------------------------------
+
+
+def test_a_key_s_variable_given_as_an_id_is_refused_with_the_id_meant(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: ``auth set BRAVE_API_KEY`` (exit 2), ``[api_keys]`` and ``api_keys=``."""
+    said = _cli(["auth", "set", "BRAVE_API_KEY"], capsys, EXIT_USAGE)
+    assert "BRAVE_API_KEY" in said
+    _holds("did you mean brave?", said)
+    _holds("did you mean brave?", _cli(["auth", "remove", "brav"], capsys, EXIT_USAGE))
+    config.write_text(f'[api_keys]\nBRAVE_API_KEY = "{KEY}"\nGOOGLE_API_KEY = "{KEY}"\n')
+    said = _cli(["providers"], capsys, EXIT_USAGE)
+    assert "(api_keys.BRAVE_API_KEY): unknown provider id" in said
+    assert "did you mean brave?" in said and "did you mean gemini?" in said
+    config.write_text("")
+    with pytest.raises(Exception, match=r"did you mean gemini\?"):
+        WebSearch(api_keys={"GOOGLE_API_KEY": KEY})
+
+
+def test_a_placeholder_in_a_variable_makes_its_provider_misconfigured(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: the README's ``...`` and a variable holding its own name."""
+    monkeypatch.setenv("BRAVE_API_KEY", "...")
+    said = _cli(["providers"], capsys)
+    _holds("is a placeholder, not a key", said)
+    _holds("set BRAVE_API_KEY to your Brave API key, or unset it", said)
+    monkeypatch.setenv("BRAVE_API_KEY", "BRAVE_API_KEY")
+    _holds("the variable holds its own name", _cli(["providers"], capsys))
+
+
+def test_a_key_pasted_into_another_provider_s_variable_is_named_in_its_refusal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A guard: Brave refusing a Tavily key says whose key it looks like."""
+    monkeypatch.setenv("BRAVE_API_KEY", "tvly-AbCdEfGh12345678AbCdEfGh1234")
+    with Simulator(["brave"]).running_in_thread() as sim:
+        sim["brave"].always(Fault.unauthorized())
+        settings = Settings(base_urls=sim.base_urls(), provider="brave", fallback=False)
+        result = WebSearch(settings=settings, state_backend="memory").run_sync("python")
+    quote = (
+        "The key in BRAVE_API_KEY looks like a Tavily key (tvly-...); Tavily's is read from "
+        "TAVILY_API_KEY."
+    )
+    _holds(quote, result.text)
+    assert "AbCdEfGh" not in result.text  # nothing past the prefix
+
+
+@pytest.fixture
+def brave_sim(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
+    """Brave alone on loopback, every other provider left out, state in memory."""
+    with Simulator(["brave"]).running_in_thread() as sim:
+        monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", sim["brave"].base_url)
+        monkeypatch.setenv("WEBSEARCH_PROVIDERS", "brave")
+        monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "memory")
+        yield sim
+
+
+def _sent_key(sim: Simulator, **overrides: object) -> str:
+    """The key Brave was sent by one search with ``overrides``."""
+    WebSearch(**overrides).run_sync("python", use_cache=False)  # type: ignore[arg-type]
+    sent: str = sim["brave"].requests[-1].headers["X-Subscription-Token"]
+    return sent
+
+
+def test_keys_are_looked_up_in_the_order_the_readme_gives(
+    brave_sim: Simulator,
+    config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A guard: ``api_keys=``, then the variable, then ``[api_keys]``, then the store."""
+    assert (
+        "API keys are looked up in this order: `WebSearch(api_keys={...})`, the provider's "
+        "environment variables, `[api_keys]` in the config file, then the local credential "
+        "store." in _prose()
+    )
+    keys = [KEY[:-1] + last for last in "ABCD"]
+    monkeypatch.setattr("sys.stdin", _Stdin(keys[3]))
+    _cli(["auth", "set", "brave"], capsys, 0)
+    config.write_text(f'[api_keys]\nbrave = "{keys[2]}"\n')
+    monkeypatch.setenv("BRAVE_API_KEY", keys[1])
+    assert _sent_key(brave_sim, api_keys={"brave": keys[0]}) == keys[0]
+    assert _sent_key(brave_sim) == keys[1]
+    monkeypatch.delenv("BRAVE_API_KEY")
+    assert _sent_key(brave_sim) == keys[2]
+    config.write_text("")
+    assert _sent_key(brave_sim) == keys[3]
+
+
+class _Stdin:
+    """A piped standard input holding one key, as ``websearch auth set brave < key.txt``."""
+
+    def __init__(self, text: str) -> None:
+        self._lines = [f"{text}\n"]
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        return self._lines.pop(0) if self._lines else ""
+
+    def read(self) -> str:
+        text = "".join(self._lines)
+        self._lines = []
+        return text
+
+
+def test_settings_are_read_from_the_first_place_that_sets_them(
+    config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guard: keyword, then variable, then file, then default; a blank variable is unset."""
+    default = Settings.model_fields["deadline_seconds"].default
+    config.write_text("deadline_seconds = 70\n")
+    monkeypatch.setenv("WEBSEARCH_DEADLINE_SECONDS", "80")
+    assert Settings(deadline_seconds=90).deadline_seconds == 90
+    assert Settings().deadline_seconds == 80
+    monkeypatch.setenv("WEBSEARCH_DEADLINE_SECONDS", " ")  # a .env template's blank line
+    assert Settings().deadline_seconds == 70
+    config.write_text("")
+    assert Settings().deadline_seconds == default
+    monkeypatch.setenv("WEBSEARCH_PROVIDER", "auto")
+    assert Settings().provider is None  # `auto` for none
+
+
+def test_each_setting_s_variable_is_its_name_in_capitals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A guard: ``timeout_seconds`` is ``WEBSEARCH_TIMEOUT_SECONDS``, and so for each number."""
+    checked = 0
+    for name, field in Settings.model_fields.items():
+        if field.annotation not in (float, float | None, int):
+            continue
+        checked += 1
+        least = max([7, *(getattr(rule, "ge", 0) or 0 for rule in field.metadata)])
+        monkeypatch.setenv(f"WEBSEARCH_{name.upper()}", str(least))
+        assert getattr(Settings(), name) == least, name
+        monkeypatch.delenv(f"WEBSEARCH_{name.upper()}")
+    assert checked >= 8  # every number the settings hold, not none of them
+
+
+def test_one_entry_of_an_object_variable_is_set_on_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A guard: ``WEBSEARCH_BUDGET__BRAVE`` and ``WEBSEARCH_SEARXNG__ENDPOINT``; bad JSON named."""
+    monkeypatch.setenv("WEBSEARCH_BUDGET__BRAVE", "2000/month")
+    monkeypatch.setenv("WEBSEARCH_SEARXNG__ENDPOINT", "https://searx.example.org")
+    settings = Settings()
+    assert settings.budget == {"brave": "2000/month"}
+    assert settings.searxng.endpoint == "https://searx.example.org"
+    monkeypatch.setenv("WEBSEARCH_RATE", "{brave")
+    assert "WEBSEARCH_RATE: not valid JSON" in _settings_error(Settings)
+
+
+def test_an_unusable_state_directory_is_warned_of_by_what_set_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A guard: a file where the directory should be; the search goes on without the store."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("WEBSEARCH_STATE_DIR", str(blocker))
+    with Simulator(["brave"]).running_in_thread() as sim, caplog.at_level(logging.WARNING):
+        settings = Settings(base_urls=sim.base_urls(), providers=["brave"], state_backend="sqlite")
+        result = WebSearch(settings=settings, api_keys={"brave": KEY}).run_sync("python")
+    assert result.error is None
+    quote = "... failed: NotADirectoryError: ...; its directory is set by WEBSEARCH_STATE_DIR"
+    _holds(quote, caplog.text)
+
+
+# --- Python ----------------------------------------------------------------------------
+
+
+def test_the_python_section_s_refusals_are_the_code_s() -> None:
+    """A guard: a settings object given as a string, and another API's parameter names."""
+    with pytest.raises(TypeError) as raised:
+        WebSearch("brave")  # type: ignore[arg-type]
+    quote = (
+        "settings must be a websearch_core.Settings, not str; to choose a provider pass "
+        "provider=..."
+    )
+    _holds(quote, str(raised.value))
+    found = re.search(r"answered with the one that does its job \((?P<pairs>[^)]*)\)", _prose())
+    assert found
+    pairs = re.findall(r"((?:`\w+`(?:,| and)? ?)+): `(\w+)`", found["pairs"])
+    assert len(pairs) == 5
+    ws = WebSearch()
+    for names, meant in pairs:
+        for name in re.findall(r"`(\w+)`", names):
+            with pytest.raises(ValidationError, match=rf"did you mean {meant}\?"):
+                ws.run_sync("q", **{name: 3})
