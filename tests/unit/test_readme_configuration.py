@@ -390,3 +390,38 @@ def test_the_python_section_s_refusals_are_the_code_s() -> None:
         for name in re.findall(r"`(\w+)`", names):
             with pytest.raises(ValidationError, match=rf"did you mean {meant}\?"):
                 ws.run_sync("q", **{name: 3})
+
+
+# --- Proxies, gateways and offline -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("environment", "proxy"),
+    [
+        ({"HTTPS_PROXY": "http://upper:3128", "https_proxy": "http://lower:3128"}, "lower"),
+        ({"HTTPS_PROXY": "http://upper:3128", "https_proxy": ""}, None),
+        ({"HTTPS_PROXY": "http://upper:3128", "https_proxy": "  "}, None),
+        ({"HTTPS_PROXY": "", "https_proxy": "http://lower:3128"}, "lower"),
+        ({"HTTPS_PROXY": " ", "https_proxy": "http://lower:3128"}, "lower"),
+        ({"ALL_PROXY": "http://all:3128", "all_proxy": "http://all:3128"}, None),
+    ],
+)
+def test_the_proxy_variables_are_read_as_the_readme_says(
+    environment: dict[str, str], proxy: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five guards, and one that failed before on the README: the lowercase name first, a
+    blank one names no proxy (spaces too), a blank upper-case one leaves the lowercase in
+    force; ``all_proxy``, which the README listed as read like the others, is not used for
+    a request (as aiohttp does not use it)."""
+    from websearch_core.env_proxies import EnvironmentProxies
+
+    prose = _prose()
+    assert "a blank `https_proxy` turns `HTTPS_PROXY` off" in prose
+    assert "`all_proxy` (either case) is not used for the requests" in prose
+    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    found = EnvironmentProxies(lambda secrets: None).for_url("https://api.search.brave.com/")
+    assert found == (None if proxy is None else f"http://{proxy}:3128")
