@@ -425,3 +425,75 @@ def test_the_proxy_variables_are_read_as_the_readme_says(
         monkeypatch.setenv(name, value)
     found = EnvironmentProxies(lambda secrets: None).for_url("https://api.search.brave.com/")
     assert found == (None if proxy is None else f"http://{proxy}:3128")
+
+
+# --- Keys and sign-ins: the store and when a key counts ---------------------------------
+
+
+def test_a_key_exported_after_the_client_was_made_counts_trimmed_and_blank_is_unset(
+    brave_sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guard: a client made without Brave's key asks Brave once it is exported; the
+    ``\\r\\n`` a Windows ``.env`` leaves is dropped; a blank variable counts as unset."""
+    ws = WebSearch()
+    assert ws.run_sync("before").text.startswith("Error: No web search provider configured.")
+    monkeypatch.setenv("BRAVE_API_KEY", f"{KEY}\r\n")
+    assert ws.run_sync("after").text.startswith("[1] ")
+    assert brave_sim["brave"].requests[-1].headers["X-Subscription-Token"] == KEY
+    monkeypatch.setenv("BRAVE_API_KEY", "")
+    blank = WebSearch().run_sync("blank").text
+    assert blank.startswith("Error: No web search provider configured.")
+    assert "misconfigured" not in blank  # unset, not a key that cannot work
+
+
+def test_cache_false_asks_the_provider_again(
+    brave_sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guard: "`cache = false` switches it off"; on, a repeated query is served from it."""
+    monkeypatch.setenv("BRAVE_API_KEY", KEY)
+    for cache, asked in ((False, 2), (True, 1)):
+        before = len(brave_sim["brave"].requests)
+        ws = WebSearch(cache=cache)
+        ws.run_sync(f"same {cache}")
+        ws.run_sync(f"same {cache}")
+        assert len(brave_sim["brave"].requests) - before == asked
+
+
+def test_the_credential_store_is_private_locked_and_warns_when_outranked(
+    tmp_path: Path,
+    config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A guard: mode 0600 and a ``.lock`` beside it; a warning when a variable or the
+    ``api_keys`` setting outranks the stored key; a 0644 copy warns with ``chmod 600`` and
+    the next ``auth set`` writes it back 0600; a link stays a link; a BOM is dropped."""
+    store = tmp_path / "credentials.json"
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(store))
+    monkeypatch.setattr("sys.stdin", _Stdin(f"\ufeff{KEY}"))
+    _cli(["auth", "set", "brave"], capsys, 0)
+    assert store.stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "credentials.json.lock").exists()
+    assert KEY in store.read_text(encoding="utf-8")  # the byte order mark dropped
+    monkeypatch.setenv("BRAVE_API_KEY", KEY)
+    monkeypatch.setattr("sys.stdin", _Stdin(KEY))
+    said = _cli(["auth", "set", "brave"], capsys, 0)
+    assert "BRAVE_API_KEY holds a key for brave too, and it is used before the stored" in said
+    monkeypatch.delenv("BRAVE_API_KEY")
+    config.write_text(f'[api_keys]\nbrave = "{KEY}"\n')
+    monkeypatch.setattr("sys.stdin", _Stdin(KEY))
+    said = _cli(["auth", "set", "brave"], capsys, 0)
+    assert "the api_keys setting" in said and "used before the stored one" in said
+    config.write_text("")
+    store.chmod(0o644)
+    said = _cli(["auth", "list"], capsys, 0)
+    assert "brave" in said and f"chmod 600 {store}" in said
+    real = tmp_path / "real.json"
+    store.rename(real)
+    store.symlink_to(real)
+    monkeypatch.setattr("sys.stdin", _Stdin(KEY))
+    _cli(["auth", "set", "brave"], capsys, 0)
+    assert store.is_symlink() and real.stat().st_mode & 0o777 == 0o600
+    store.unlink()
+    store.write_text("")
+    assert "No stored API keys" in _cli(["auth", "list"], capsys, 0)  # empty: no keys
