@@ -497,3 +497,106 @@ def test_the_credential_store_is_private_locked_and_warns_when_outranked(
     store.unlink()
     store.write_text("")
     assert "No stored API keys" in _cli(["auth", "list"], capsys, 0)  # empty: no keys
+
+
+# --- Providers and fallback ------------------------------------------------------------
+
+
+@pytest.fixture
+def two(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
+    """Brave and DuckDuckGo on loopback (Brave first in the table), the rest left out."""
+    with Simulator(["brave", "duckduckgo"]).running_in_thread() as sim:
+        for provider, url in sim.base_urls().items():
+            monkeypatch.setenv(f"WEBSEARCH_{provider.upper()}_BASE_URL", url)
+        monkeypatch.setenv("BRAVE_API_KEY", sim.api_keys()["brave"])
+        monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "memory")
+        yield sim
+
+
+def _asked(sim: Simulator, monkeypatch: pytest.MonkeyPatch, **variables: str) -> list[str]:
+    """Which of the simulator's providers one search asked, in order, under ``variables``."""
+    from websearch_core import SEARCH_PROVIDER_ORDER
+
+    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers]
+    excluded = [*others, *variables.pop("EXCLUDE", "").split(",")]
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(filter(None, excluded)))
+    for name, value in variables.items():
+        monkeypatch.setenv(f"WEBSEARCH_{name}", value)
+    result = WebSearch().run_sync("python", use_cache=False)
+    for name in variables:
+        monkeypatch.delenv(f"WEBSEARCH_{name}")
+    return [attempt.provider for attempt in result.response.attempts] if result.response else []
+
+
+def test_prefer_list_pin_and_exclude_do_what_the_section_says(
+    two: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guard: the table's order by default; a preferred one first, then the chain; a
+    list exactly; a pin never switched from; an excluded one never used as a fallback."""
+    assert _asked(two, monkeypatch) == ["brave"]
+    assert _asked(two, monkeypatch, PROVIDER="duckduckgo") == ["duckduckgo"]
+    two["duckduckgo"].always(Fault(kind="status", status=500))
+    assert _asked(two, monkeypatch, PROVIDER="duckduckgo") == ["duckduckgo", "brave"]
+    assert _asked(two, monkeypatch, PROVIDER="duckduckgo", FALLBACK="false") == ["duckduckgo"]
+    assert len(two["brave"].requests) == 2  # the pin's failure is the answer
+    two["duckduckgo"].always(None)
+    two["brave"].always(Fault(kind="status", status=500))
+    assert _asked(two, monkeypatch, PROVIDERS="duckduckgo,brave") == ["duckduckgo"]
+    asked_before = len(two["duckduckgo"].requests)
+    assert _asked(two, monkeypatch, EXCLUDE="duckduckgo") == ["brave"]
+    assert len(two["duckduckgo"].requests) == asked_before  # not even as a fallback
+
+
+# --- Python ----------------------------------------------------------------------------
+
+
+def test_the_typed_keywords_and_errors_the_python_section_names_are_importable() -> None:
+    """A guard: each ``TypedDict`` from ``websearch_core``, each error from its one tree."""
+    import websearch_core
+    from websearch_core import errors
+
+    for name in ("SettingsOverrides", "SearchOptions", "FetchOptions", "FetchManyOptions"):
+        assert f"`{name}`" in _prose() and hasattr(websearch_core, name), name
+    assert hasattr(websearch_core, "WebSearchOptions")
+    for name in (
+        "RateLimitedError",
+        "QuotaExhaustedError",
+        "CreditsSpentError",
+        "AuthorizationError",
+        "ChallengeError",
+        "ProviderTimeoutError",
+    ):
+        assert issubclass(getattr(errors, name), errors.WebSearchError), name
+    assert issubclass(errors.CreditsSpentError, errors.QuotaExhaustedError)
+    assert issubclass(errors.NoProviderCanRunError, errors.AllProvidersFailedError)
+
+
+def test_search_raises_no_provider_errors_as_the_section_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A guard: nothing configured is ``NoProviderConfiguredError``; each provider chosen
+    lacking its setup is ``NoProviderCanRunError``, an ``AllProvidersFailedError`` too."""
+    from websearch_core import SEARCH_PROVIDER_ORDER
+    from websearch_core.errors import (
+        AllProvidersFailedError,
+        NoProviderCanRunError,
+        NoProviderConfiguredError,
+    )
+
+    monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "memory")
+    monkeypatch.setenv("WEBSEARCH_PROVIDERS", "brave")
+    with pytest.raises(NoProviderCanRunError) as raised:
+        WebSearch().search_sync("q")
+    assert isinstance(raised.value, AllProvidersFailedError)
+    monkeypatch.delenv("WEBSEARCH_PROVIDERS")
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    with pytest.raises(NoProviderConfiguredError):
+        WebSearch().search_sync("q")
+
+
+def test_the_interrupt_wait_is_the_worker_s() -> None:
+    """A guard: "past 5 s a warning names the thread" is the worker's clean-up wait."""
+    from websearch_core.loop_worker import _CLEAN_UP_WAIT_SECONDS
+
+    found = re.search(r"past (?P<n>\d+) s a warning names the thread", _prose())
+    assert found and float(found["n"]) == _CLEAN_UP_WAIT_SECONDS
