@@ -12,6 +12,7 @@ unquoted budget (``must be text in quotes, as in ...``, the code's text holds a 
 between) was corrected. The rest are guards.
 """
 
+import json
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ import pytest
 from pydantic import ValidationError
 
 from websearch_core import WebSearch
-from websearch_core.cli import EXIT_USAGE, main
+from websearch_core.cli import EXIT_OK, EXIT_USAGE, main
 from websearch_core.settings import Settings
 from websearch_core.settings_errors import describe_settings_error
 from websearch_core.testing import Simulator
@@ -600,3 +601,38 @@ def test_the_interrupt_wait_is_the_worker_s() -> None:
 
     found = re.search(r"past (?P<n>\d+) s a warning names the thread", _prose())
     assert found and float(found["n"]) == _CLEAN_UP_WAIT_SECONDS
+
+
+def test_a_token_is_renewed_within_the_margins_the_section_states() -> None:
+    """A guard: "within 60 s of expiry (Perplexity: 5 minutes ...)"."""
+    from websearch_core.credentials import EXPIRY_SKEW_SECONDS
+    from websearch_core.providers.perplexity import OAUTH_MIN_LIFETIME
+
+    found = re.search(r"within (?P<s>\d+) s of expiry \(Perplexity: (?P<m>\d+) minutes", _prose())
+    assert found
+    assert float(found["s"]) == EXPIRY_SKEW_SECONDS
+    assert float(found["m"]) * 60 == OAUTH_MIN_LIFETIME
+
+
+def test_an_unreadable_credential_store_is_said_as_the_section_quotes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: the listing exits 0, each row the file costs names it, and each fix names
+    how that provider's own key or sign-in is stored again (brave's, codex's)."""
+    store = tmp_path / "credentials.json"
+    store.mkdir()  # a directory where the file should be: cannot be read
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(store))
+    monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "memory")
+    said = _cli(["providers"], capsys, EXIT_OK)
+    _holds(
+        "not available: its key or sign-in would come from the unreadable credential store",
+        said,
+    )
+    listing = json.loads(_cli(["providers", "--json"], capsys, EXIT_OK).split("\nwebsearch:")[0])
+    assert listing["credential_store_problem"]
+    advice = {row["id"]: row["advice"] for row in listing["providers"]}
+    _holds("store brave's key again with 'websearch auth set brave'", advice["brave"])
+    _holds(
+        'store codex\'s OAuth token again from Python with CredentialStore.set_oauth("codex", ...)',
+        advice["codex"],
+    )
