@@ -636,3 +636,45 @@ def test_an_unreadable_credential_store_is_said_as_the_section_quotes(
         'store codex\'s OAuth token again from Python with CredentialStore.set_oauth("codex", ...)',
         advice["codex"],
     )
+
+
+_KEY_VARIABLES = {
+    "Tavily": ("tavily", "TAVILY_API_KEY", "tvly-"),
+    "xAI": ("xai", "XAI_API_KEY", ""),
+    "Z.AI": ("zai", "ZAI_API_KEY", ""),
+    "Jina": ("jina", "JINA_API_KEY", ""),
+    "Kagi": ("kagi", "KAGI_API_KEY", ""),
+    "Kimi": ("kimi", "MOONSHOT_SEARCH_API_KEY", ""),
+    "Synthetic": ("synthetic", "SYNTHETIC_API_KEY", ""),
+    "Firecrawl": ("firecrawl", "FIRECRAWL_API_KEY", "fc-"),
+    "Brave": ("brave", "BRAVE_API_KEY", ""),
+    "Exa": ("exa", "EXA_API_KEY", ""),
+    "Serper": ("serper", "SERPER_API_KEY", ""),
+    "Parallel": ("parallel", "PARALLEL_API_KEY", ""),
+}
+"""Providers taking a key from a variable: the README's bearer-only ones and some that send
+their key in a header of its own (Brave, Exa, Serper, Parallel), which a URL's user info
+leaves alone."""
+
+
+def test_a_url_s_user_info_is_refused_for_exactly_the_providers_the_section_names(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: each provider the section lists as having no other header is
+    ``misconfigured:`` saying so; one sending its key in a header of its own is ready."""
+    found = re.search(r"Providers with none \((?P<names>[^)]*)\) say so", _prose())
+    assert found
+    named = set(found["names"].split(", "))
+    assert named - set(_KEY_VARIABLES) == {"Codex", "SearXNG"}  # a sign-in, an endpoint
+    suffix = "AbCdEfGh12345678AbCdEfGh12345678"
+    urls = {}
+    for provider_id, variable, prefix in _KEY_VARIABLES.values():
+        monkeypatch.setenv(variable, prefix + suffix)
+        urls[provider_id] = "https://user:pw@gw.example"
+    monkeypatch.setenv("WEBSEARCH_BASE_URLS", json.dumps(urls))
+    monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "memory")
+    rows = {row.split()[0]: row for row in _cli(["providers"], capsys).splitlines() if row}
+    for label, (provider_id, _, _) in _KEY_VARIABLES.items():
+        refused = f"{label} sends no credential in another header" in rows[provider_id]
+        assert refused is (label in named), rows[provider_id]
+        assert "user:pw" not in rows[provider_id]  # the password never shown
