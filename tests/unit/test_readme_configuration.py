@@ -678,3 +678,51 @@ def test_a_url_s_user_info_is_refused_for_exactly_the_providers_the_section_name
         refused = f"{label} sends no credential in another header" in rows[provider_id]
         assert refused is (label in named), rows[provider_id]
         assert "user:pw" not in rows[provider_id]  # the password never shown
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        "...",
+        "sk-...",
+        "***",
+        "<your-key>",
+        "YOUR_KEY",
+        "api_key_here",
+        "changeme",
+        "TODO",
+        "REPLACE_ME",
+        "xxx",
+        "API_KEY",
+        "YOURKEY",
+        "None",
+        "null",
+        "$BRAVE_API_KEY",
+    ],
+)
+def test_each_placeholder_the_section_lists_is_refused_as_one(placeholder: str) -> None:
+    """A guard: each value the README lists is refused in ``[api_keys]`` as a placeholder."""
+    assert f"`{placeholder}`" in _prose()
+    with pytest.raises(ValidationError, match="is a placeholder, not a key"):
+        Settings(api_keys={"brave": placeholder})
+
+
+@pytest.mark.parametrize(
+    ("key", "named"),
+    [
+        ("BSAq1w2\u0430e3r4t5y6u7i8o9p0aSdFgHjKlZx", "a Cyrillic letter at character 8"),
+        ("BSAq1w2\uff22e3r4t5y6u7i8o9p0aSdFgHjKlZx", "a fullwidth letter at character 8"),
+        ("BSAq1w2\u200be3r4t5y6u7i8o9p0aSdFgHjKlZx", "an invisible character"),
+        ("BSAq1w2\u00a0e3r4t5y6u7i8o9p0aSdFgHjKlZx", "an invisible character"),
+        ("BSAq1w2 e3r4t5y6u7i8o9p0aSdFgHjKlZx", "a space"),
+        (f'BRAVE_API_KEY="{KEY}"', "a variable's name and an equals sign"),
+        (f'"{KEY}"', "a quote mark"),
+        ('""', "only quote marks"),
+    ],
+)
+def test_each_shape_no_key_has_is_refused_by_kind_and_place(key: str, named: str) -> None:
+    """A guard: named by kind (and place, for a look-alike letter), never the value."""
+    with pytest.raises(ValidationError) as raised:
+        Settings(api_keys={"brave": key})
+    assert named in str(raised.value)
+    assert "a Cyrillic letter at character" in _prose()
