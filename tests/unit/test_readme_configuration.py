@@ -726,3 +726,25 @@ def test_each_shape_no_key_has_is_refused_by_kind_and_place(key: str, named: str
         Settings(api_keys={"brave": key})
     assert named in str(raised.value)
     assert "a Cyrillic letter at character" in _prose()
+
+
+def test_use_cache_false_asks_again_and_failures_stay_out_of_the_metadata(
+    brave_sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guard: a repeated query is served from the cache, ``use_cache=False`` asks again;
+    a failed ``run()`` keeps ``ProviderFailure(provider, error)`` in ``result.failures``,
+    not in ``to_metadata()``, which keeps the spec's details."""
+    monkeypatch.setenv("BRAVE_API_KEY", KEY)
+    ws = WebSearch()
+    ws.run_sync("same")
+    asked = len(brave_sim["brave"].requests)
+    ws.run_sync("same")
+    assert len(brave_sim["brave"].requests) == asked
+    ws.run_sync("same", use_cache=False)
+    assert len(brave_sim["brave"].requests) == asked + 1
+    brave_sim["brave"].always(Fault(kind="status", status=500))
+    result = ws.run_sync("failing")
+    assert result.text.startswith("Error: ") and result.error
+    ((provider, error),) = [(f.provider, f.error) for f in result.failures]
+    assert provider == "brave" and error in result.error
+    assert set(result.to_metadata()) == {"response", "error"}
