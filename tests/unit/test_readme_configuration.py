@@ -748,3 +748,32 @@ def test_use_cache_false_asks_again_and_failures_stay_out_of_the_metadata(
     ((provider, error),) = [(f.provider, f.error) for f in result.failures]
     assert provider == "brave" and error in result.error
     assert set(result.to_metadata()) == {"response", "error"}
+
+
+# --- State and cache -------------------------------------------------------------------
+
+
+def test_state_dir_is_expanded_and_a_relative_one_is_the_file_s(
+    tmp_path: Path, config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guard: ``~``, ``$VAR`` and ``${VAR}`` expanded, an unset one refused; a relative
+    ``state_dir`` or ``credentials_file`` in the file taken from the file's directory."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("AGENT_HOME", str(tmp_path / "agent"))
+    for written, expected in [
+        ("~/state", tmp_path / "state"),
+        ("$AGENT_HOME/state", tmp_path / "agent" / "state"),
+        ("${AGENT_HOME}/state", tmp_path / "agent" / "state"),
+    ]:
+        monkeypatch.setenv("WEBSEARCH_STATE_DIR", written)
+        assert Settings().state_dir == expected
+    monkeypatch.setenv("WEBSEARCH_STATE_DIR", "$UNSET_FOR_THIS_TEST/state")
+    monkeypatch.delenv("UNSET_FOR_THIS_TEST", raising=False)
+    said = _settings_error(Settings)
+    assert "WEBSEARCH_STATE_DIR" in said and "unset or empty" in said
+    monkeypatch.delenv("WEBSEARCH_STATE_DIR")
+    monkeypatch.delenv("WEBSEARCH_CREDENTIALS_FILE")
+    config.write_text('state_dir = "here"\ncredentials_file = "keys/c.json"\n')
+    settings = Settings()
+    assert settings.state_dir == config.parent / "here"
+    assert settings.credentials_file == config.parent / "keys" / "c.json"
