@@ -777,3 +777,22 @@ def test_state_dir_is_expanded_and_a_relative_one_is_the_file_s(
     settings = Settings()
     assert settings.state_dir == config.parent / "here"
     assert settings.credentials_file == config.parent / "keys" / "c.json"
+
+
+def test_auth_remove_forgets_the_key_and_oauth_the_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guard: ``auth remove <provider>`` forgets the key and leaves a stored OAuth token;
+    ``--oauth`` forgets the token instead."""
+    from websearch_core.credentials import CredentialStore, OAuthToken
+
+    path = tmp_path / "credentials.json"
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(path))
+    store = CredentialStore(path)
+    store.set("perplexity", "pplx-" + KEY)
+    store.set_oauth("perplexity", OAuthToken(access_token="token-" + KEY))
+    _cli(["auth", "remove", "perplexity"], capsys, EXIT_OK)
+    assert CredentialStore(path).get("perplexity") is None
+    assert CredentialStore(path).get_oauth("perplexity") is not None
+    _cli(["auth", "remove", "perplexity", "--oauth"], capsys, EXIT_OK)
+    assert CredentialStore(path).get_oauth("perplexity") is None
