@@ -80,6 +80,7 @@ from .deadline import STORE_SETTING_CAP
 from .edited_text import SavedAsUtf16Error, utf8_text
 from .env_values import env_value, is_blank
 from .errors import ConfigurationError
+from .key_variable_names import KEY_VARIABLES
 from .meant_names import named_extras
 from .provider_ids import (
     BASE_URL_IDS,
@@ -207,9 +208,10 @@ def _provider_key(key: str, known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> s
 
 
 UNKNOWN_KEY_ID = "unknown_key_id"
-"""The error type of an ``[api_keys]`` entry under no id: the settings errors name the
-id it was meant for from the providers' key variables, which this module cannot import
-(they are read from the providers, which import the settings)."""
+"""The error type of an ``[api_keys]`` entry under no id. Its message names the id meant
+from the built-in providers' key variables (:data:`~websearch_core.key_variable_names.
+KEY_VARIABLES`, data); the settings errors say it again from every registered provider's,
+a plugin's too, which this module cannot import (they import the settings)."""
 
 
 def _key_owner(key: str) -> str:
@@ -219,7 +221,10 @@ def _key_owner(key: str) -> str:
         PydanticCustomError: Of type :data:`UNKNOWN_KEY_ID`, with the key and its message.
     """
     if unknown_ids([key], KEY_IDS):
-        message = unknown_ids_message([key], KEY_IDS)
+        # The built-in providers' key variables as data (a ``.env`` line's name copied as
+        # the id): ``Settings()`` raised without the id meant, which only the command's
+        # and the tools' rewording (``settings_errors``) added.
+        message = unknown_ids_message([key], KEY_IDS, KEY_VARIABLES)
         raise PydanticCustomError(UNKNOWN_KEY_ID, message, {"key": key})
     return key.strip().lower()
 

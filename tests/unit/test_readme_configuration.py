@@ -222,6 +222,24 @@ def test_a_key_s_variable_given_as_an_id_is_refused_with_the_id_meant(
         WebSearch(api_keys={"GOOGLE_API_KEY": KEY})
 
 
+def test_settings_built_in_python_name_the_id_a_key_s_variable_meant(config: Path) -> None:
+    """Failed before: ``Settings()`` raised pydantic's error with every id and no id meant.
+
+    A config file's ``[api_keys] BRAVE_API_KEY = ...`` (copied from a ``.env`` file) and
+    ``Settings(api_keys={"GOOGLE_API_KEY": ...})`` in a program that reads the error
+    itself, not through the command's or the tools' rewording.
+    """
+    config.write_text(f'[api_keys]\nBRAVE_API_KEY = "{KEY}"\n')
+    with pytest.raises(
+        ValidationError, match=r"unknown provider id BRAVE_API_KEY .*; did you mean brave\?"
+    ):
+        Settings()
+    config.write_text("")
+    with pytest.raises(ValidationError, match=r"did you mean gemini\?") as raised:
+        Settings(api_keys={"GOOGLE_API_KEY": KEY})
+    assert KEY not in str(raised.value)
+
+
 def test_a_placeholder_in_a_variable_makes_its_provider_misconfigured(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
