@@ -19,6 +19,7 @@ This module imports the chain and the state wrapper at its top; the client impor
 its first search, so importing the client stays light.
 """
 
+import functools
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -37,10 +38,11 @@ from .orchestration import (
     resolve_candidates,
 )
 from .orchestration.attempt import settings_secrets
+from .orchestration.ledger import mark_scope
 from .orchestration.plan import ChainOrder
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .provider_notes import ProviderNotes
-from .providers import ProviderContext, SearchProvider
+from .providers import ProviderContext
 from .redaction import Redactor
 from .settings import DEFAULT_TIMEOUT_SECONDS, ENV_PREFIX, Settings
 from .state.base import StateStore
@@ -63,8 +65,9 @@ class _KeptPlan(NamedTuple):
 
     key: tuple[str | None, Hashable]
     """``(forced, Credentials.sources_version())`` when it was worked out."""
-    providers: tuple[SearchProvider, ...]
-    forced: bool
+    plan: ChainPlan
+    """A copy of it, handed to every search that finds the same key: the chain only reads
+    a plan, and a copy a search held three lists and itself through its requests."""
 
 
 def environment_proxies(
@@ -133,6 +136,7 @@ class CallSetup:
         "_order",
         "_plan",
         "_redactor",
+        "_scope",
         "context",
     )
 
@@ -175,6 +179,8 @@ class CallSetup:
         self._plan: _KeptPlan | None = None
         self._redactor: tuple[int, Redactor] | None = None
         self._guarded: FailSafeStore | None = None
+        self._scope = (self.context, functools.partial(mark_scope, self.context))
+        """The context's mark scope reader, handed to every runner (:class:`ChainRunner`)."""
 
     def serves(
         self, session: "aiohttp.ClientSession", settings: Settings, credentials: Credentials
@@ -224,7 +230,7 @@ class CallSetup:
         sources = self.context.credentials.sources_version()
         kept = self._plan
         if sources is not None and kept is not None and kept.key == (forced, sources):
-            return ChainPlan(providers=list(kept.providers), forced=kept.forced)
+            return kept.plan
         plan = order.resolve(self.context, forced)
         if (
             sources is not None
@@ -232,7 +238,8 @@ class CallSetup:
             and not plan.failures
             and not plan.store_problem
         ):
-            self._plan = _KeptPlan((forced, sources), tuple(plan.providers), plan.forced)
+            copy = ChainPlan(providers=list(plan.providers), forced=plan.forced)
+            self._plan = _KeptPlan((forced, sources), copy)
         return plan
 
     def guarded(self, store: StateStore) -> FailSafeStore:
@@ -276,7 +283,7 @@ class CallSetup:
             self._ledger = (policy, budgets, rates)
         policy, budgets, rates = self._ledger
         self._notes.store = store  # the notes its providers' searches keep go there too
-        return ChainRunner(store, policy=policy, budgets=budgets, rates=rates)
+        return ChainRunner(store, policy=policy, budgets=budgets, rates=rates, scope=self._scope)
 
     def redactor(self) -> Redactor:
         """The redactor of every secret known now (planning may have resolved new keys).

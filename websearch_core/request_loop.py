@@ -29,7 +29,7 @@ Sanitising, result caps and redaction of the parsed response happen one step up,
 import asyncio
 import logging
 import math
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Mapping
 from typing import Any
 
 from .deadline import remaining_budget
@@ -93,8 +93,10 @@ async def run_protocol(
     """
     flow = Flow(params=params, context=context)
     await provider.prepare(flow)
-    produce: Callable[[Flow], HttpRequest | None] = provider.first_request
-    request = produce(flow)
+    # Which hook a refresh rebuilds the step with, as a flag: a bound method kept in a
+    # name is one more object every search in flight holds across its request.
+    following = False
+    request = provider.first_request(flow)
     refreshed = False
     while request is not None:
         if flow.notes:  # a hook learnt something the providers table shows
@@ -109,12 +111,12 @@ async def run_protocol(
                 if flow.done:  # the provider keeps what earlier steps brought
                     break
                 raise
-            produce, request, flow.resends = provider.follow_up, step, 0
+            following, request, flow.resends = True, step, 0
             continue
         if not refreshed and _wants_refresh(provider, flow, response):
             refreshed = True
             if await _refresh(provider, flow, response.status):
-                request = produce(flow)
+                request = provider.follow_up(flow) if following else provider.first_request(flow)
                 continue
         wait = provider.retry_delay(flow, response)
         if wait is not None and await _wait(wait):
@@ -128,8 +130,7 @@ async def run_protocol(
         if next_request is None:
             break
         # A follow-up that meets a refresh status is built again from the same history.
-        produce = provider.follow_up
-        request, flow.resends = next_request, 0
+        following, request, flow.resends = True, next_request, 0
     return _answer(provider, flow)
 
 

@@ -250,8 +250,13 @@ async def answer_attempt(
         # search ~7 us for a stop that almost never fires.
         stop = start_hard_stop(granted, HARD_STOP_GRACE_SECONDS)
         try:
-            search = provider._search_checked if checked else provider.search
-            response = await search(plan.params, context)
+            # Called in place, not named: a bound method kept in a local is one more object
+            # every search in flight holds across its request (the collector walks each).
+            response = await (
+                provider._search_checked(plan.params, context)
+                if checked
+                else provider.search(plan.params, context)
+            )
         except BaseException as error:
             if not stop.end(error):
                 raise

@@ -64,7 +64,7 @@ from ..state.base import StateStore
 from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeout, scrub_error
 from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
-from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
+from .ledger import Ledger, ProviderSkippedError, Reservation, ScopeOf, mark_scope
 from .offline import (
     hint_cause,
     is_unreached,
@@ -238,6 +238,10 @@ class ChainRunner:
         rates: Per-provider request rates (``[rate]``), enforced before each request.
         clock: Epoch seconds (injectable for tests).
         sleep: Awaitable sleep (injectable for tests).
+        scope: A context and its :func:`mark_scope` reader, made once by a caller that runs
+            a search after another with the same context (the client's call setup): a
+            ``run`` given that context uses it rather than build a partial of its own, an
+            object each search would hold until it ends. Another context gets its own.
     """
 
     def __init__(
@@ -249,9 +253,11 @@ class ChainRunner:
         rates: Mapping[str, Rate] | None = None,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        scope: tuple[ProviderContext, ScopeOf] | None = None,
     ) -> None:
         self.ledger = Ledger(store, policy=policy, budgets=budgets, rates=rates, clock=clock)
         self.sleep = sleep
+        self._scope = scope
 
     async def run(
         self,
@@ -286,7 +292,11 @@ class ChainRunner:
             deadline = Deadline(context.settings.deadline_seconds)
         masks = LiveRedactor(context, redactor)
         # Marks are tied to the key and endpoint they were earned with (a new one is tried).
-        self.ledger.scope_of = functools.partial(mark_scope, context)
+        kept = self._scope
+        if kept is not None and kept[0] is context:
+            self.ledger.scope_of = kept[1]
+        else:
+            self.ledger.scope_of = functools.partial(mark_scope, context)
         call = _Call(params, context, outcome, masks, deadline, skip_marked=not plan.forced)
         # Skipped only because the store could not check their budget: the last resort.
         held: list[SearchProvider] = []
@@ -320,7 +330,12 @@ class ChainRunner:
         """
         outcome, deadline = call.outcome, call.deadline
         last = len(providers) - 1
-        for index, provider in enumerate(providers):
+        # By index: ``enumerate`` keeps itself, a list iterator and a pair alive across every
+        # turn's awaits (a range's iterator is not tracked), three objects each search in
+        # flight holds for the collector to walk; no closure here reads ``provider``, which
+        # would make it a cell for the whole turn.
+        for index in range(last + 1):
+            provider = providers[index]
             if deadline.remaining() < MIN_ATTEMPT_SECONDS:
                 _out_of_time(outcome, providers[index:], deadline)
                 return True
@@ -328,7 +343,7 @@ class ChainRunner:
             if held is None:
                 mode = LastResort.ONLY
                 first_pass = _held_error(outcome, provider)
-                outcome.failures[:] = [f for f in outcome.failures if not _is_held(f, provider)]
+                _drop_held(outcome, provider)
             elif index == last and not held:
                 mode = LastResort.AFTER_OTHERS
             else:
@@ -417,6 +432,9 @@ class ChainRunner:
                     )
                 finally:
                     leave_call(bounded)
+                    # The token is spent: kept in the name, it would stay alive through
+                    # the attempt, one more object each search in flight holds.
+                    del bounded
             except ProviderSkippedError as skip:
                 _skipped(outcome, provider, skip)
                 return None
@@ -597,6 +615,11 @@ def _held_error(outcome: ChainOutcome, provider: SearchProvider) -> BaseExceptio
 def _held_back(outcome: ChainOutcome, provider: SearchProvider) -> bool:
     """Whether ``provider``'s turn just ended held back only by a budget left unchecked."""
     return bool(outcome.failures) and _is_held(outcome.failures[-1], provider)
+
+
+def _drop_held(outcome: ChainOutcome, provider: SearchProvider) -> None:
+    """Take ``provider``'s held failure out of ``outcome``: the last-resort pass says its own."""
+    outcome.failures[:] = [f for f in outcome.failures if not _is_held(f, provider)]
 
 
 def _is_held(failure: tuple[SearchProvider, BaseException], provider: SearchProvider) -> bool:
