@@ -190,6 +190,9 @@ def _rewritten(token: Token) -> bool:
 
 _NOTHING_WANTED: Final = RequestedFilters(tokens=())
 """What a search without directives or filter fields asks for (frozen, so shared)."""
+_NO_CHECKS: Final[frozenset[FilterName]] = frozenset()
+"""A plan's ``checks`` when nothing is checked: shared, as each ``frozenset()`` is a new
+object (no empty singleton since Python 3.10) the plan would hold through the request."""
 
 
 def _has_filter_fields(params: SearchParams) -> bool:
@@ -219,10 +222,10 @@ def plan_filters(
         The plan; with no filters asked, its ``params`` is ``params`` itself.
     """
     if not _MAY_HOLD_DIRECTIVE.search(params.query) and not _has_filter_fields(params):
-        return FilterPlan(_NOTHING_WANTED, params, {}, frozenset(), None)
+        return FilterPlan(_NOTHING_WANTED, params, {}, _NO_CHECKS, None)
     wanted = requested_filters(params)
     if not wanted and not any(_rewritten(token) for token in wanted.tokens):
-        return FilterPlan(wanted, params, {}, frozenset(), None)
+        return FilterPlan(wanted, params, {}, _NO_CHECKS, None)
     # An OR or AND alone asks for no filter, yet is written per provider: OR as a group,
     # or flat; AND never (every word is wanted anyway, and an API would look for "AND").
     # So is a ``NOT filetype:pdf``: sent as typed, an engine reads ``filetype:pdf``.
