@@ -135,7 +135,9 @@ async def _collections(
     variants: dict[str, Search], bursts: int, width: int, *, at_once: bool
 ) -> dict[str, tuple[_Collections, list[float]]]:
     """Each variant's collections over ``bursts`` of ``width`` searches, bursts taking turns."""
-    seen = {name: (_Collections(), []) for name in variants}
+    seen: dict[str, tuple[_Collections, list[float]]] = {
+        name: (_Collections(), []) for name in variants
+    }
     names = list(variants)
     for index in range(bursts):
         for name in names if index % 2 else names[::-1]:
