@@ -32,9 +32,16 @@ TURNS = 500
 
 
 def _frames(task: asyncio.Task[object]) -> dict[str, types.CoroutineType[object, object, object]]:
-    """The coroutines ``task`` is suspended in, outermost first, by qualified name."""
+    """The coroutines ``task`` is suspended in, outermost first, by qualified name.
+
+    The task runs the :class:`~websearch_core.pending_call.PendingCall` the client hands
+    out, which gives the ``cr_`` attributes of the method's coroutine it drives: the walk
+    starts at what that coroutine awaits.
+    """
     frames: dict[str, types.CoroutineType[object, object, object]] = {}
     awaited: object = task.get_coro()
+    if not isinstance(awaited, types.CoroutineType):
+        awaited = getattr(awaited, "cr_await", None)
     while isinstance(awaited, types.CoroutineType):
         frames[awaited.cr_code.co_qualname] = awaited
         awaited = awaited.cr_await
