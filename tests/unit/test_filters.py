@@ -264,12 +264,13 @@ def test_an_operator_with_nothing_to_act_on_stays_text(query: str) -> None:
     assert [(t.kind, t.raw) for t in tokenize(query)] == words
 
 
-def test_a_negated_file_type_stays_text_as_a_dashed_one_does() -> None:
-    """``NOT filetype:pdf`` is the word ``-filetype:pdf``, as ``NOT site:x`` is ``-site:x``
-    (stop 51: left as ``NOT`` and ``filetype:pdf``, the second was refused)."""
-    assert [(t.kind, t.raw) for t in tokenize("NOT filetype:pdf -filetype:doc")] == [
-        ("text", "-filetype:pdf"),
-        ("text", "-filetype:doc"),
+def test_a_negated_file_type_is_read_as_a_dashed_one_is() -> None:
+    """``NOT filetype:pdf`` is ``-filetype:pdf``, as ``NOT site:x`` is ``-site:x`` (stop 51:
+    left as ``NOT`` and ``filetype:pdf``, the second was refused); both are the excluded
+    file type (inputs53: they were words, checked nowhere)."""
+    assert [(t.kind, t.value, t.raw) for t in tokenize("NOT filetype:pdf -filetype:doc")] == [
+        ("exclude_filetype", "pdf", "-filetype:pdf"),
+        ("exclude_filetype", "doc", "-filetype:doc"),
     ]
 
 
@@ -305,10 +306,11 @@ def test_an_empty_value_before_an_operator_or_directive_takes_nothing(query: str
     assert not any(t.kind == "site" and t.raw.startswith(first.raw) for t in tokenize(query))
 
 
-@pytest.mark.parametrize("query", ["--verbose flag", "--filetype:pdf x", "a -- b"])
+@pytest.mark.parametrize("query", ["--verbose flag", "--filetype:pdf,doc x", "a -- b"])
 def test_dashes_that_negate_no_phrase_or_directive_stay_text(query: str) -> None:
-    """Guard (passes before and after): a ``--flag``, a ``--filetype:`` (no negated file
-    type here) and a double dash alone stay words as typed."""
+    """Guard (passes before and after): a ``--flag``, a ``--filetype:`` of no one extension
+    and a double dash alone stay words as typed (``--filetype:pdf`` is ``-filetype:pdf``
+    since inputs53, as ``--site:x`` is ``-site:x``)."""
     assert [(t.kind, t.raw) for t in tokenize(query)] == [("text", w) for w in query.split()]
 
 
@@ -628,6 +630,7 @@ def test_directives_a_provider_cannot_read_leave_the_query_it_is_sent() -> None:
         "date_after": ("post",),
         "phrase": ("post",),
         "exclude_terms": ("post",),
+        "alternatives": ("ignored",),
     }
 
 
@@ -668,14 +671,14 @@ def test_operator_characters_inside_words_leave_the_query_as_typed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("reads_or", "sent"),
+    ("reads_or", "sent", "way"),
     [
-        (True, '(rust OR go OR "zig lang") -java OR c tutorial'),
-        (False, 'rust go "zig lang" -java c tutorial'),
+        (True, '(rust OR go OR "zig lang") -java OR c tutorial', "query"),
+        (False, 'rust go "zig lang" -java c tutorial', "ignored"),
     ],
 )
 def test_an_or_group_is_parenthesised_or_listed_flat_as_the_provider_reads_or(
-    reads_or: bool, sent: str
+    reads_or: bool, sent: str, way: str
 ) -> None:
     support = FilterSupport(query=QUERY_OPERATORS, reads_or=reads_or)
     # OR alone asks for no filter; it is still written the provider's way.
@@ -683,7 +686,13 @@ def test_an_or_group_is_parenthesised_or_listed_flat_as_the_provider_reads_or(
         SearchParams(query='rust OR go OR "zig lang" -java OR c tutorial'), info(support)
     )
     assert plan.params.query == sent
-    assert plan.ways == {"phrase": ("query",), "exclude_terms": ("query",)}
+    # The group is recorded (inputs53): sent flat, it was not applied.
+    assert plan.ways == {
+        "phrase": ("query",),
+        "exclude_terms": ("query",),
+        "alternatives": (way,),
+    }
+    assert plan.wanted.alternatives == ('rust OR go OR "zig lang"',)
 
 
 def test_an_html_engine_is_sent_a_wanted_inurl_as_its_word_and_checks_it() -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..models import FilterName, Recency, SearchParams
+from .groups import or_groups
 from .query import Token, TokenKind, date_bounds, tokenize
 
 __all__ = ["RequestedFilters", "requested_filters"]
@@ -36,7 +37,12 @@ class RequestedFilters:
     country: str | None = None
     phrase: tuple[str, ...] = ()
     exclude_terms: tuple[str, ...] = ()
+    alternatives: tuple[str, ...] = ()
+    """Each ``OR`` group of words (``a OR b``): sent as one where ``OR`` is read, else
+    recorded ignored, as its members go flat (``a b``) and no check here can restore it."""
     filetype: tuple[str, ...] = ()
+    exclude_filetype: tuple[str, ...] = ()
+    """Each file type kept out (``-filetype:pdf``, ``NOT filetype:pdf``)."""
     in_url: tuple[str, ...] = ()
     exclude_in_url: tuple[str, ...] = ()
     in_title: tuple[str, ...] = ()
@@ -83,7 +89,9 @@ class RequestedFilters:
             found.append(("country", self.country))
         found.extend(("phrase", phrase) for phrase in self.phrase)
         found.extend(("exclude_terms", term) for term in self.exclude_terms)
+        found.extend(("alternatives", group) for group in self.alternatives)
         found.extend(("filetype", extension) for extension in self.filetype)
+        found.extend(("exclude_filetype", extension) for extension in self.exclude_filetype)
         found.extend(("in_url", words) for words in self.in_url)
         found.extend(("exclude_in_url", words) for words in self.exclude_in_url)
         found.extend(("in_title", words) for words in self.in_title)
@@ -137,7 +145,9 @@ def requested_filters(params: SearchParams) -> RequestedFilters:
         country=params.country,
         phrase=_unique(typed("phrase")),
         exclude_terms=_unique(typed("exclude_term")),
+        alternatives=or_groups(tokens),
         filetype=_unique(typed("filetype")),
+        exclude_filetype=_unique(typed("exclude_filetype")),
         in_url=_unique(typed("in_url")),
         exclude_in_url=_unique(typed("exclude_in_url")),
         in_title=_unique(typed("in_title")),

@@ -101,6 +101,10 @@ def ways_for(
         >>> ways_for("recency", FilterSupport.language_model())  # an answer engine
         ('ignored',)
     """
+    if name == "alternatives":
+        # Sent as ``(a OR b)`` or flat as ``a b``; no check here tells which word a page
+        # was found for, so a group sent flat is not applied, and the answer says so.
+        return ("query",) if support.groups_alternatives() else ("ignored",)
     way = support.way(name)
     if name == "recency" and recency is not None and recency not in support.recency:
         way = None  # the provider's parameter lacks this value (Yahoo has no year)

@@ -170,6 +170,10 @@ def _passes(
         path = parts.path.casefold()
         if not any(path.endswith(f".{extension}") for extension in wanted.filetype):
             return False
+    if "exclude_filetype" in checks and any(
+        parts.path.casefold().endswith(f".{extension}") for extension in wanted.exclude_filetype
+    ):
+        return False
     if not _passes_words_in(source, wanted, checks):
         return False
     if "phrase" in checks or "exclude_terms" in checks:

@@ -56,6 +56,7 @@ TokenKind = Literal[
     "after",
     "before",
     "filetype",
+    "exclude_filetype",
     "in_url",
     "exclude_in_url",
     "in_title",
@@ -195,6 +196,7 @@ _NEGATED: Final[Mapping[TokenKind, TokenKind]] = MappingProxyType(
         "in_title": "exclude_in_title",
         "in_text": "exclude_in_text",
         "phrase": "exclude_term",
+        "filetype": "exclude_filetype",
     }
 )
 """The kinds ``NOT`` / ``!`` turn into their negation, keeping the value."""
@@ -330,16 +332,18 @@ _NEGATED_FILETYPE: Final = re.compile(r"^-(?:filetype|ext):", re.IGNORECASE)
 
 
 def is_negated_filetype(token: Token) -> bool:
-    """Whether ``token`` is the word ``-filetype:<x>`` (typed so, or read from ``NOT``).
+    """Whether ``token`` is the word ``-filetype:<x>`` with no one extension as its value.
 
-    No filter here, so the word goes to the provider; but one read from ``NOT filetype:pdf``
-    must go with its dash, not as typed, or an engine keeps the search to PDFs.
+    ``-filetype:pdf,docx`` is no excluded file type here (:data:`_EXTENSION`), so the word
+    goes to the provider as typed; ``-filetype:pdf`` is the filter ``exclude_filetype``.
 
     Examples:
-        >>> [is_negated_filetype(t) for t in tokenize("a NOT filetype:pdf filetype:doc")]
+        >>> [is_negated_filetype(t) for t in tokenize("a -filetype:pdf,doc -filetype:pdf")]
         [False, True, False]
+        >>> [t.kind for t in tokenize("a NOT filetype:pdf !filetype:doc")]
+        ['text', 'exclude_filetype', 'exclude_filetype']
     """
-    return _NEGATED_FILETYPE.match(token.raw) is not None
+    return token.kind == "text" and _NEGATED_FILETYPE.match(token.raw) is not None
 
 
 def _site_path(text: str) -> str:
@@ -465,10 +469,10 @@ def _directive(word: str) -> Token | None:
         # (reference 6.2), and a value that is no tag (``lang:rust``) stays a word.
         tag = language_tag(value)
         return None if tag is None else Token("lang", tag, word)
-    if negated:
-        return None  # ``-filetype:``: no such thing here
     extension = _EXTENSION.match(value)
-    return None if extension is None else Token("filetype", extension[1].lower(), word)
+    if extension is None:
+        return None  # ``-filetype:pdf,docx`` stays the word typed (an engine reads it)
+    return Token("exclude_filetype" if negated else "filetype", extension[1].lower(), word)
 
 
 def _word(word: str) -> Token:
@@ -529,11 +533,11 @@ def _negated(token: Token) -> tuple[bool, Token]:
     flag the next term reads, as its dash does, so the two say the same, and reading
     ``x`` as wanted would ask for the opposite of what was typed). Before a date or a
     ``lang:`` it goes too, as the reference ignores negation there; before anything
-    without a negation (an ``OR``, a number) it stays a word. A file type has no negation
-    here, so ``NOT filetype:pdf`` is the word ``-filetype:pdf``, as typed with a dash: the
-    engines that read the operator keep PDFs out. Left as ``NOT`` and ``filetype:pdf``, the
-    word was refused as a ``filetype:`` no filter reads, naming ``'pdf'`` as "not one
-    extension such as pdf"; read as wanted it would ask for the opposite of what was typed.
+    without a negation (an ``OR``, a number) it stays a word. ``NOT filetype:pdf`` is
+    ``-filetype:pdf``, the excluded file type, as typed with a dash. Left as ``NOT`` and
+    ``filetype:pdf``, the word was refused as a ``filetype:`` no filter reads, naming
+    ``'pdf'`` as "not one extension such as pdf"; read as wanted it would ask for the
+    opposite of what was typed.
     """
     if token.kind in _NEGATED:
         return True, Token(_NEGATED[token.kind], token.value, f"-{token.raw}", token.path)
@@ -543,8 +547,6 @@ def _negated(token: Token) -> tuple[bool, Token]:
         excluded = _EXCLUDED_TERM.match(f"-{token.raw}")
         if excluded is not None:
             return True, Token("exclude_term", excluded[1], f"-{token.raw}")
-    if token.kind == "filetype":
-        return True, Token("text", f"-{token.raw}", f"-{token.raw}")
     return False, token
 
 

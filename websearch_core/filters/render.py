@@ -17,13 +17,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..models import FilterName, FilterWay
+from .groups import TERMS, beside_directive, grouped
 from .merge import RequestedFilters
 from .query import Token
 
 __all__ = ["QueryStyle", "checked_only", "render_query", "site_operators", "sites_sent"]
 
-_TERMS: Final = frozenset({"text", "phrase", "exclude_term"})
-"""Token kinds that are words of the query rather than directives."""
 _OPERATORS: Final[Mapping[FilterName, str]] = {
     "in_url": "inurl:",
     "exclude_in_url": "-inurl:",
@@ -152,26 +151,16 @@ def _word(token: Token, style: QueryStyle) -> str | None:
     return token.raw if style.reads("exclude_terms") else None
 
 
-def _beside_directive(tokens: tuple[Token, ...], index: int) -> bool:
-    """Whether the ``OR`` at ``index`` joins a directive.
-
-    ``site:a OR site:b`` (typed in parentheses or not) goes as the directives' own group,
-    so the ``OR`` leaves the words.
-    """
-    neighbours = tokens[max(index - 1, 0) : index] + tokens[index + 1 : index + 2]
-    return any(t.kind not in _TERMS and t.kind not in ("or", "and") for t in neighbours)
-
-
 def _items(tokens: tuple[Token, ...], style: QueryStyle) -> list[tuple[str, str]]:
     """Each word sent and ``OR``, in order: ``("or" | "wanted" | "unwanted", text)``."""
     items: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
     for index, token in enumerate(tokens):
         if token.kind == "or":
-            if not _beside_directive(tokens, index):
+            if not beside_directive(tokens, index):
                 items.append(("or", token.raw))
             continue
-        if token.kind not in _TERMS or (token.kind != "text" and (token.kind, token.value) in seen):
+        if token.kind not in TERMS or (token.kind != "text" and (token.kind, token.value) in seen):
             continue  # a directive goes after the words; a phrase typed twice goes once
         seen.add((token.kind, token.value))
         word = _word(token, style)
@@ -186,24 +175,8 @@ def _terms(tokens: tuple[Token, ...], style: QueryStyle) -> list[str]:
     ``OR`` joins the wanted words either side (a word or a phrase, not a ``-term``) into
     one group; one with nothing to join stays as typed where ``OR`` is read, else leaves.
     """
-    items = _items(tokens, style)
-    groups: list[list[str]] = []
-    index = 0
-    while index < len(items):
-        kind, word = items[index]
-        index += 1
-        if kind != "or":
-            groups.append([word])
-            continue
-        before = items[index - 2][0] if index >= 2 else None
-        after = items[index] if index < len(items) else None
-        if before == "wanted" and after is not None and after[0] == "wanted":
-            groups[-1].append(after[1])
-            index += 1
-        elif style.reads_or:
-            groups.append([word])
     words: list[str] = []
-    for group in groups:
+    for group in grouped(_items(tokens, style), style.reads_or):
         if len(group) > 1 and style.reads_or:
             words.append(f"({' OR '.join(group)})")
         else:
@@ -225,6 +198,8 @@ def _directives(wanted: RequestedFilters, style: QueryStyle) -> list[str]:
             out.extend(f"{operator}{_quoted(value)}" for value in _values(wanted, name))
     if style.reads("filetype"):
         out.extend(_any_of("filetype:", wanted.filetype, style.reads_or))
+    if style.reads("exclude_filetype"):
+        out.extend(f"-filetype:{extension}" for extension in wanted.exclude_filetype)
     if style.reads("date_after") and wanted.date_after is not None:
         out.append(f"after:{wanted.date_after.isoformat()}")
     if style.reads("date_before") and wanted.date_before is not None:

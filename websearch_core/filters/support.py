@@ -52,13 +52,13 @@ TEXT_OPERATORS: Final[frozenset[FilterName]] = frozenset({"in_text", "exclude_in
 """``intext:`` / ``-intext:``: the reference's ``inText`` flag, sent only with its full
 Google syntax (Gemini, OpenAI, Kagi, Firecrawl, Brave and the HTML engines)."""
 _BOX_OPERATORS: Final[frozenset[FilterName]] = frozenset(
-    {"include_domains", "exclude_domains", "phrase", "exclude_terms", "filetype"}
+    {"include_domains", "exclude_domains", "phrase", "exclude_terms", "filetype", "exclude_filetype"}
 )
 QUERY_OPERATORS: Final[frozenset[FilterName]] = (
     _BOX_OPERATORS | URL_TITLE_OPERATORS | TEXT_OPERATORS
 )
 """What a web search engine's query box understands (``site:``, ``-site:``, quotes,
-``-term``, ``filetype:``, ``inurl:``, ``intitle:``, ``intext:`` and their negations;
+``-term``, ``filetype:``, ``-filetype:``, ``inurl:``, ``intitle:``, ``intext:`` and their negations;
 ``OR`` travels with the phrases)."""
 SCRAPER_OPERATORS: Final[frozenset[FilterName]] = QUERY_OPERATORS - frozenset({"in_url"})
 """What an HTML engine is sent as operators: the reference's ``formatScraperQuery`` (section

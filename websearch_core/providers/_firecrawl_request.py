@@ -54,7 +54,7 @@ FILTERS: Final = FilterSupport(
     # The excluded list, when the included one goes, is written as -site: (a documented
     # query operator), as is every list sent to a self-hosted /v1 base.
     query_fallback=_DOMAIN_LISTS,
-    unpromised=frozenset({"filetype"}),
+    unpromised=frozenset({"filetype", "exclude_filetype"}),
 )
 """Dates, recency, country and one domain list as body fields; the rest in the query."""
 

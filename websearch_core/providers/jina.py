@@ -89,7 +89,7 @@ _URI_COMPONENT_SAFE: Final = "!*'()"
 """What ``encodeURIComponent`` leaves alone besides letters, digits and ``-_.~``."""
 
 _UNPROMISED: Final[frozenset[FilterName]] = (
-    TERM_OPERATORS | URL_TITLE_OPERATORS | {"exclude_domains", "filetype"}
+    TERM_OPERATORS | URL_TITLE_OPERATORS | {"exclude_domains", "filetype", "exclude_filetype"}
 )
 _FILTERS: Final = FilterSupport(
     native=frozenset({"include_domains"}),

@@ -79,7 +79,7 @@ __all__ = [
 TINYFISH_ENDPOINT: Final = "https://api.search.tinyfish.ai"
 
 _DOMAINS: Final[frozenset[FilterName]] = frozenset({"include_domains", "exclude_domains"})
-_UNPROMISED: Final[frozenset[FilterName]] = TERM_OPERATORS | {"filetype"}
+_UNPROMISED: Final[frozenset[FilterName]] = TERM_OPERATORS | {"filetype", "exclude_filetype"}
 _FILTERS: Final = FilterSupport(
     native=FIELD_FILTERS - _DOMAINS,
     query=_DOMAINS | _UNPROMISED,
