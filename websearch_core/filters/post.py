@@ -150,6 +150,21 @@ def _passes_words_in(
     )
 
 
+def _passes_file_types(path: str, wanted: RequestedFilters, checks: frozenset[FilterName]) -> bool:
+    """Whether a URL's ``path`` ends in a wanted extension and in none kept out.
+
+    The type a URL names is all a result tells of it (reference 6.6, ``filetypes`` and
+    ``excludedFiletypes``): a PDF served from ``/r.PDF`` is a PDF, case aside.
+    """
+    path = path.casefold()
+    wanted_types = (f".{extension}" for extension in wanted.filetype)
+    if "filetype" in checks and wanted.filetype and not any(map(path.endswith, wanted_types)):
+        return False
+    return "exclude_filetype" not in checks or not any(
+        path.endswith(f".{extension}") for extension in wanted.exclude_filetype
+    )
+
+
 def _passes(
     source: SearchSource,
     wanted: RequestedFilters,
@@ -166,13 +181,7 @@ def _passes(
         return False
     if "exclude_domains" in checks and _on_unwanted_site(host, parts.path, wanted):
         return False
-    if "filetype" in checks and wanted.filetype:
-        path = parts.path.casefold()
-        if not any(path.endswith(f".{extension}") for extension in wanted.filetype):
-            return False
-    if "exclude_filetype" in checks and any(
-        parts.path.casefold().endswith(f".{extension}") for extension in wanted.exclude_filetype
-    ):
+    if not _passes_file_types(parts.path, wanted, checks):
         return False
     if not _passes_words_in(source, wanted, checks):
         return False

@@ -52,7 +52,14 @@ TEXT_OPERATORS: Final[frozenset[FilterName]] = frozenset({"in_text", "exclude_in
 """``intext:`` / ``-intext:``: the reference's ``inText`` flag, sent only with its full
 Google syntax (Gemini, OpenAI, Kagi, Firecrawl, Brave and the HTML engines)."""
 _BOX_OPERATORS: Final[frozenset[FilterName]] = frozenset(
-    {"include_domains", "exclude_domains", "phrase", "exclude_terms", "filetype", "exclude_filetype"}
+    {
+        "include_domains",
+        "exclude_domains",
+        "phrase",
+        "exclude_terms",
+        "filetype",
+        "exclude_filetype",
+    }
 )
 QUERY_OPERATORS: Final[frozenset[FilterName]] = (
     _BOX_OPERATORS | URL_TITLE_OPERATORS | TEXT_OPERATORS
