@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.functional._sim_helpers import sim_client
+from websearch_core import WebSearch
+from websearch_core.providers import PROVIDER_REGISTRY
 from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import RecordedRequest, SimResult
 
@@ -129,3 +131,33 @@ async def test_guard_a_file_type_of_no_one_extension_stays_the_word_typed(
     assert _query_sent(sim, "tavily") == "python -filetype:pdf,docx"
     assert len(found.sources) == 3
     assert not found.filters
+
+
+async def test_public_names_the_engine_that_got_the_or_flat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Before: Mojeek got "python rust", Bing "(python OR rust)", and the answer said nothing.
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
+    engines = ["bing", "mojeek"]
+    async with Simulator(engines) as public_sim:
+        for engine in engines:
+            public_sim[engine].results = [
+                SimResult("Page", f"https://{engine}.example/a", "Python and Rust tips.")
+            ]
+        others = tuple(pid for pid in PROVIDER_REGISTRY if pid not in (*engines, "public"))
+        async with WebSearch(public_sim.settings(exclude=others)) as ws:
+            result = await ws.run("python OR rust", provider="public", use_cache=False)
+    assert result.error is None, result.error
+    assert [_query_sent(public_sim, engine) for engine in engines] == [
+        "(python OR rust)",
+        "python rust",
+    ]
+    (record,) = result.response.filters
+    assert (record.name, record.applied, record.unapplied_by) == (
+        "alternatives",
+        ("query", "ignored"),
+        ("mojeek",),
+    )
+    assert "Filters not applied: alternatives=python OR rust (not applied by mojeek)." in (
+        result.text
+    )
