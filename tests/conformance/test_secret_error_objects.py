@@ -139,7 +139,7 @@ async def test_guard_no_error_object_carries_the_key(
     """A guard (it passed before this round's fix too): header, Bearer, sign-in and Basic.
 
     Each provider error is detached from aiohttp's exception and its frames where the
-    chain keeps it (``chain._detach``), and the error a search raises is built afresh
+    chain keeps it (``kept_failures.detach``), and the error a search raises is built afresh
     from their texts, raised outside any ``except`` block: no ``__cause__`` or
     ``__context__``, no ``request_info``, and the library's frames in its traceback
     (``WebSearch.search`` and below) hold no key in any local a tracker records (the

@@ -56,6 +56,7 @@ from ..format import (
     with_lone_host_hint,
     with_offline_hint,
 )
+from ..kept_failures import detach, kept_failure
 from ..models import Attempt, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
@@ -109,6 +110,11 @@ class ChainOutcome:
 
     response: SearchResponse | None
     failures: list[tuple[SearchProvider, BaseException]] = field(default_factory=list)
+    """Each failed or skipped provider and its error, in attempt order, as
+    :func:`~websearch_core.kept_failures.kept_failure` keeps it: the library's errors
+    detached from their chain and frames, a provider's bug as the
+    :class:`~websearch_core.errors.SearchProviderError` the client raises for it (caused by
+    its :func:`~websearch_core.bug_traces.bug_trace`), never the bug itself."""
     attempts: list[Attempt] = field(default_factory=list)
     texts: list[tuple[BaseException, str]] = field(default_factory=list)
     """The failures whose text the chain said otherwise than the error's own (a last
@@ -475,7 +481,7 @@ class ChainRunner:
                         wait,
                         extra=attempt.log_fields(),
                     )
-                    _detach(error)
+                    detach(error)
                     try:
                         await self.sleep(wait)
                     except asyncio.CancelledError:
@@ -495,11 +501,18 @@ class ChainRunner:
                         unresolved.append((provider_id, error))  # offline? seen at the end
                     else:
                         await self.ledger.record_failure(provider_id, error)
-                outcome.failures.append((provider, error))
+                # A bug is logged with its trace and kept as the client hands it out.
+                bug = _bug_trace(error)
+                kept = error if bug is None else kept_failure(provider_id, error, bug=bug)
+                outcome.failures.append((provider, kept))
                 hint = await _key_hint(provider, context, error, deadline)
                 said = format_provider_failure(error, provider.info.label) + hint
                 detail = _with_uncounted(
-                    outcome, error, said, _uncounted(bound, reservation), bool(hint)
+                    outcome,
+                    kept,
+                    said,
+                    _uncounted(bound, reservation),
+                    kept is not error or bool(hint),
                 )
                 attempt = _failed(provider, error, elapsed, detail)
                 outcome.attempts.append(attempt)
@@ -510,10 +523,10 @@ class ChainRunner:
                     "" if status is None else f" ({status})",
                     said,  # an uncounted note has its own warning, once (the ledger's)
                     # A bug keeps its traceback's lines, not what its frames held.
-                    exc_info=_bug_trace(error),
+                    exc_info=bug,
                     extra=attempt.log_fields(),
                 )
-                _detach(error)
+                detach(error)
                 return None
             setting = context.settings.state_wait_seconds
             with _forgiveness_bound(self.ledger, provider_id, deadline, setting):
@@ -744,18 +757,6 @@ def _bug_trace(error: BaseException) -> ProviderBug | None:
     if isinstance(error, SearchProviderError | ConfigurationError):
         return None  # a failure its message explains: no traceback
     return bug_trace(error)
-
-
-def _detach(error: BaseException) -> None:
-    """Drop what an error we keep could leak: chained exceptions and frames with locals.
-
-    A failure is kept in the outcome (and raised inside ``AllProvidersFailedError``); its
-    chained aiohttp exceptions hold request headers in their ``repr``, and its traceback's
-    frames hold the request itself.
-    """
-    error.__context__ = None
-    error.__cause__ = None
-    error.__traceback__ = None
 
 
 def _ms(started: float) -> float:

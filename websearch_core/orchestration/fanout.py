@@ -59,6 +59,7 @@ from ..filters.plan import engines_record, locally_kept
 from ..filters.post import Dropped
 from ..filters.support import ALL_FILTERS
 from ..format import format_no_content, format_no_match, format_provider_failure
+from ..kept_failures import kept_failure
 from ..lookup_waits import record_requests
 from ..models import Attempt, FilterName, SearchParams, SearchResponse, SearchSource
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
@@ -679,7 +680,9 @@ def _outcome(
         return EngineOutcome(engine, ms=ms)
     error = task.exception()
     if error is not None:
-        return EngineOutcome(engine, error=error, ms=ms)
+        # Kept in the fan-out's report past the engine's run: its text, not its frames.
+        kept = kept_failure(engine.info.id, error, message=str(error))
+        return EngineOutcome(engine, error=kept, ms=ms)
     answer = task.result()
     return EngineOutcome(engine, response=answer.response, ms=ms, unmatched=answer.unmatched)
 
@@ -704,7 +707,7 @@ def _unanswered(
     error = unsent or context.transport.unanswered_lookup(engine.id, engine.label, sent_to, seconds)
     if error is None:
         return outcome
-    return dataclasses.replace(outcome, error=error)
+    return dataclasses.replace(outcome, error=kept_failure(engine.id, error, message=str(error)))
 
 
 def _engine_sources(outcomes: Sequence[EngineOutcome]) -> list[SearchSource]:
