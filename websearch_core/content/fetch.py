@@ -51,6 +51,7 @@ from ..connection_causes import (
 )
 from ..deadline import Deadline, StoreWaitsWithin, format_seconds, store_share
 from ..env_proxies import EnvironmentProxies
+from ..kept_failures import detach
 from ..redaction import Redactor, proxy_secrets, redactor_for
 from .decode import byte_order_mark, decode_html
 from .documents import data_content, pdf_content, text_content
@@ -352,6 +353,9 @@ class PageFetcher:
                         raise too_late(url, timeout_seconds)
                     return await self._fetch_within(url, left, timeout_seconds)
                 except FetchError as error:
+                    # Handed back (and raised again by ``fetch``) past this call: its text,
+                    # not its frames, whose locals hold the proxy's URL, password and all.
+                    detach(error)
                     return error
 
         return list(await asyncio.gather(*(one(url) for url in urls)))
