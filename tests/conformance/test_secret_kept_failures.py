@@ -9,20 +9,24 @@ bodies quote a secret the call knows, then walks every object reachable from wha
 (``_leaks.reachable_texts``: attributes, chains, library frames' locals).
 """
 
+import dataclasses
 import json
 
 import aiohttp
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, reachable_texts
-from websearch_core import AllProvidersFailedError, WebSearch
+from websearch_core import AllProvidersFailedError, WebSearch, providers
 from websearch_core.credentials import Credentials
 from websearch_core.errors import SearchProviderError
 from websearch_core.models import SearchParams, SearchResponse, SearchToolResult
 from websearch_core.orchestration import ChainPlan, ChainRunner
 from websearch_core.orchestration.fanout import PublicEnginesFailedError
+from websearch_core.providers._scraper import PageResults
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.brave import BraveProvider
+from websearch_core.providers.duckduckgo import DuckDuckGoProvider
+from websearch_core.providers.public import PublicProvider
 from websearch_core.state import MemoryStore
 from websearch_core.testing import Fault, Simulator
 from websearch_core.transport import HttpResponse, Transport
@@ -138,3 +142,48 @@ def _assert_nothing_reachable(
     assert result.error is not None
     seen = [result.text, repr(result), *reachable_texts(error)]
     assert echo_forms_seen(KEY, seen) == []
+
+
+def _buggy_duckduckgo() -> DuckDuckGoProvider:
+    """DuckDuckGo whose page reader has a bug: it reads the HTML page as JSON.
+
+    The request is the real one through the real transport; only the read is wrong.
+    """
+
+    def read(response: HttpResponse) -> PageResults:
+        return PageResults(json.loads(response.body))
+
+    buggy = DuckDuckGoProvider()
+    buggy.engine = dataclasses.replace(DuckDuckGoProvider.engine, read=read)
+    return buggy
+
+
+async def test_an_engines_bug_is_kept_as_the_client_hands_a_bug_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An engine's bug in the fan-out's report: a provider error caused by its trace.
+
+    Before, ``failures`` and ``outcomes`` of the fan-out's error held the bug itself
+    (``json.JSONDecodeError``: ``doc`` is the whole page, here quoting a key of the call,
+    and its traceback's frames the flow and the response). Now the engine's failure is
+    what the client hands out for a provider's bug: a provider error with its text,
+    caused by its trace (type and lines, no locals). Failed before the fix.
+    """
+    engines = [_buggy_duckduckgo(), providers.get_provider("bing")]
+    monkeypatch.setitem(providers._instances, "public", PublicProvider(engines=engines))
+    page = f"<html><body>Gateway: X-Subscription-Token: {KEY}</body></html>"
+    async with Simulator([*ENGINES, "brave"]) as sim:
+        sim["duckduckgo"].always(Fault.http(200, body=page, headers={"Content-Type": "text/html"}))
+        sim["bing"].always(Fault.http(500, body=f"refused; echo {KEY}"))
+        settings = sim.settings(rate_limit_wait_seconds=0)
+        async with WebSearch(settings, api_keys={"brave": KEY}) as ws:
+            result = await ws.run("python asyncio", provider="public")
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search("python asyncio", provider="public", use_cache=False)
+    seen = [result.text, repr(result), *reachable_texts(caught.value)]
+    assert echo_forms_seen(KEY, seen) == []
+    [report] = caught.value.failures
+    assert isinstance(report, PublicEnginesFailedError)
+    engine, kept = report.failures[0]
+    assert engine == "duckduckgo" and isinstance(kept, SearchProviderError)
+    assert "JSONDecodeError" in "".join(getattr(kept.__cause__, "__notes__", []))
