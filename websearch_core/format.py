@@ -5,7 +5,6 @@ units, as the spec's reference implementation counts them, so a truncated line i
 length there and here even with emoji.
 """
 
-import codecs
 from collections.abc import Iterable, Sequence
 
 from .clauses import join_clauses
@@ -13,6 +12,7 @@ from .errors import OAuthTokenError, SearchProviderError
 from .filters.note import ignored_note
 from .models import SearchCitation, SearchResponse, SearchSource
 from .providers import PROVIDER_REGISTRY, get_provider
+from .utf16_text import ELLIPSIS, truncate_text, utf16_len, whole_words
 
 __all__ = [
     "ELLIPSIS",
@@ -110,81 +110,12 @@ LONE_HOST_HINTS = tuple(f"{lead}: {_WHAT_TO_CHECK[cause]}." for cause, lead in _
 SNIPPET_LIMIT = 240
 QUERY_LIMIT = 120
 MAX_SEARCH_QUERIES = 3
-ELLIPSIS = "…"
-"""The mark of text cut short, here and in the providers' snippets."""
 _MINUTE = 60
 _HOUR = 60 * _MINUTE
 _DAY = 24 * _HOUR
 _WEEK = 7 * _DAY
 _MONTH = 30 * _DAY
 """A month in :func:`format_age` is 30 days (the ages it prints are rough by design)."""
-_UTF16_ENCODE = codecs.getencoder("utf-16-le")
-"""The codec's encoder itself: ``str.encode("utf-16-le")`` looks the codec up by name on
-every call, which costs more than encoding a snippet."""
-
-
-def utf16_len(text: str) -> int:
-    """Length in UTF-16 code units, as the spec's reference implementation counts.
-
-    ASCII text (``str.isascii`` reads a flag, it does not scan) is one unit a character,
-    so only other text is encoded to be counted.
-    """
-    if text.isascii():
-        return len(text)
-    return len(_UTF16_ENCODE(text)[0]) // 2
-
-
-def truncate_text(text: str, limit: int, *, at_word: bool = False) -> str:
-    """Cut ``text`` to ``limit`` UTF-16 code units, the last one being ``…``.
-
-    Args:
-        text: The text to shorten.
-        limit: The total length allowed, ellipsis included.
-        at_word: Cut at the last whitespace before the limit rather than inside a word (a
-            provider's snippet reads better without half a word; the model's text keeps the
-            spec's exact cut). A head with no whitespace is cut where the limit falls.
-
-    Returns:
-        ``text`` unchanged when it fits, else its head plus ``…``: total length ``limit``,
-        or at most ``limit`` with ``at_word``.
-    """
-    length = len(text)
-    if length * 2 <= limit:
-        return text  # fits even if every character took two units
-    if text.isascii():  # one unit a character: slicing cuts where the encoding would
-        cut = text if length <= limit else text[: limit - 1] + ELLIPSIS
-    else:
-        cut = _truncate_units(text, limit)
-    if not at_word or cut == text:
-        return cut
-    return whole_words(text, cut[: -len(ELLIPSIS)]) + ELLIPSIS
-
-
-def whole_words(text: str, head: str) -> str:
-    """``head``, a prefix of ``text``, without the part of a word it cut, nor end spaces.
-
-    A head that is one unbroken word stays whole (cut where it was), so something is left.
-
-    Example:
-        >>> whole_words("follows Jakarta and Dhaka.", "follows Jakarta and Dhak")
-        'follows Jakarta and'
-    """
-    if len(head) < len(text) and not text[len(head)].isspace():
-        cut = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
-        if cut > 0:
-            head = head[:cut]
-    return head.rstrip()
-
-
-def _truncate_units(text: str, limit: int) -> str:
-    """:func:`truncate_text` by encoding to UTF-16, for any text (the general path)."""
-    units = _UTF16_ENCODE(text)[0]
-    if len(units) // 2 <= limit:
-        return text
-    units = units[: (limit - 1) * 2]
-    # A cut through a surrogate pair leaves half a character; drop it rather than garble.
-    head = units.decode("utf-16-le", errors="ignore")
-    return head + ELLIPSIS
 
 
 def format_count(label: str, count: int) -> str:

@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from websearch_core.format import _truncate_units, format_age, truncate_text, utf16_len
+from websearch_core.format import format_age, truncate_text, utf16_len
+from websearch_core.utf16_text import _truncate_units
 
 _ALPHABETS = {
     "ascii": "ab c~\t\n\x00\x7f",
