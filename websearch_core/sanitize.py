@@ -12,6 +12,11 @@ to remember it:
   Jina), the ``model`` and ``request_id`` it reported and the response's ``notes``
   (upstream text too: an engine's reason, a warning); line breaks and tabs are kept
   where text may have them.
+* **Lengths:** one-line text the model reads (source and citation titles, authors, a
+  page's site name, related questions and search queries) is cut to :data:`LINE_LIMIT`
+  UTF-16 units and a date to :data:`DATE_LIMIT`, ``…`` last: Brave's documented title and
+  date rule, for every provider, so no upstream fills an agent's context through one field.
+  Secrets are masked first, so a cut never leaves a key's head showing.
 * **URLs:** a source or citation URL must be absolute ``http(s)`` with a host, no userinfo
   and nothing around it; otherwise the entry is dropped.
 * **Secrets:** every shape of every credential (:mod:`websearch_core.redaction`) is masked,
@@ -42,8 +47,11 @@ from .control_chars import (
 )
 from .models import SearchCitation, SearchParams, SearchResponse, SearchSource
 from .redaction import Redactor
+from .utf16_text import truncate_text, utf16_len
 
 __all__ = [
+    "DATE_LIMIT",
+    "LINE_LIMIT",
     "MAX_CITATIONS",
     "MAX_SOURCES",
     "clean_response",
@@ -59,6 +67,12 @@ MAX_SOURCES = 100
 MAX_CITATIONS = 100
 MAX_LIST_ITEMS = 20
 """Related questions and search queries kept."""
+LINE_LIMIT = 300
+"""UTF-16 units of one-line upstream text kept, ``…`` included: Brave's documented title cut
+(``299`` and ``…``), the one rule any provider's reference gives for a title."""
+DATE_LIMIT = 100
+"""UTF-16 units of a published date kept: Brave's documented date cut. A date is short; a
+longer one is text a provider put where a date belongs."""
 _GROUP_CHARACTERS = 1 << 18
 """Characters of multi-line text checked at once for cleaning: each of the check's copies
 of a group is at most 1 MiB (four bytes a character), however much text a response has."""
@@ -161,8 +175,8 @@ def clean_response(
         redactor: Masks credentials; ``None`` when the call used none.
     """
     reachable, sources_plain = _reachable(response, cap)
-    lines, blocks, urls = _texts(reachable)
-    if not _texts_need_cleaning(lines, blocks, urls, redactor):
+    lines, blocks, urls, too_long = _texts(reachable)
+    if not too_long and not _texts_need_cleaning(lines, blocks, urls, redactor):
         # The URLs the check joined are the quick pass's too (the sources' come first).
         return _capped(reachable, cap, sources_plain=sources_plain, urls=urls)
     clean = _TextCleaner(redactor)
@@ -177,9 +191,9 @@ def clean_response(
         citations=citations,
         related_questions=tuple(map(clean.line, response.related_questions[:MAX_LIST_ITEMS])),
         search_queries=tuple(map(clean.line, response.search_queries[:MAX_LIST_ITEMS])),
-        model=clean.optional_line(response.model),
-        request_id=clean.optional_line(response.request_id),
-        notes=tuple(map(clean.line, response.notes)),
+        model=clean.optional_whole_line(response.model),
+        request_id=clean.optional_whole_line(response.request_id),
+        notes=tuple(map(clean.whole_line, response.notes)),
     )
     return response.model_copy(update=update) if update else response
 
@@ -196,13 +210,24 @@ class _TextCleaner:
     def __init__(self, redactor: Redactor | None) -> None:
         self._mask: Callable[[str], str] = redactor.in_response if redactor else _same
 
-    def line(self, text: str) -> str:
-        """One-line text (titles, dates, names)."""
+    def line(self, text: str, limit: int = LINE_LIMIT) -> str:
+        """One-line text (titles, names), cut to ``limit`` UTF-16 units.
+
+        Masked before it is cut: a key across the cut is masked whole, never shown in part.
+        """
+        return truncate_text(self._mask(clean_text(text)), limit)
+
+    def optional_line(self, text: str | None, limit: int = LINE_LIMIT) -> str | None:
+        """:meth:`line` for a field that may be absent."""
+        return self.line(text, limit) if text else text
+
+    def whole_line(self, text: str) -> str:
+        """One-line text that is not cut: notes (the core's own texts among them)."""
         return self._mask(clean_text(text))
 
-    def optional_line(self, text: str | None) -> str | None:
-        """:meth:`line` for a field that may be absent."""
-        return self.line(text) if text else text
+    def optional_whole_line(self, text: str | None) -> str | None:
+        """:meth:`whole_line` for a field that may be absent (the model, the request id)."""
+        return self.whole_line(text) if text else text
 
     def block(self, text: str | None) -> str | None:
         """Text that keeps its line breaks and tabs (snippets, answers, page text)."""
@@ -218,7 +243,7 @@ class _TextCleaner:
             source,
             title=self.line(source.title),
             snippet=self.block(source.snippet),
-            published_date=self.optional_line(source.published_date),
+            published_date=self.optional_line(source.published_date, DATE_LIMIT),
             author=self.optional_line(source.author),
             content=self.page(source.content),
         )
@@ -329,8 +354,8 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
     patterns can match across (a secret with a space in it may, and only sends the
     response through the full pass, which is always correct).
     """
-    lines, blocks, urls = _texts(response)
-    return _texts_need_cleaning(lines, blocks, urls, redactor)
+    lines, blocks, urls, too_long = _texts(response)
+    return too_long or _texts_need_cleaning(lines, blocks, urls, redactor)
 
 
 def _texts_need_cleaning(
@@ -418,8 +443,13 @@ def _joined_groups(blocks: list[str]) -> Iterator[str]:
     yield " ".join(group)
 
 
-def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str]]:
-    """Every upstream text of ``response``: one-line texts, multi-line texts and URLs."""
+def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], bool]:
+    """Every upstream text of ``response``: one-line texts, multi-line texts and URLs.
+
+    Returns:
+        The three lists, and whether a one-line text or a date is longer than the full
+        pass keeps it (:data:`LINE_LIMIT`, :data:`DATE_LIMIT`): then that pass must run.
+    """
     # Notes quote upstream text too (an engine's reason, a warning): as likely to echo a key.
     lines: list[str] = [*response.related_questions, *response.search_queries, *response.notes]
     if response.model:
@@ -428,11 +458,12 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str]]:
         lines.append(response.request_id)
     blocks: list[str] = [response.answer] if response.answer else []
     urls: list[str] = []
+    dates: list[str] = []
     for source in response.sources:
         lines.append(source.title)
         urls.append(source.url)
         if source.published_date:
-            lines.append(source.published_date)
+            dates.append(source.published_date)
         if source.author:
             lines.append(source.author)
         if source.snippet:
@@ -444,7 +475,20 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str]]:
         urls.append(citation.url)
         if citation.cited_text:
             blocks.append(citation.cited_text)
-    return lines, blocks, urls
+    too_long = _longer(lines, LINE_LIMIT) or _longer(dates, DATE_LIMIT)
+    lines += dates
+    return lines, blocks, urls, too_long
+
+
+def _longer(texts: list[str], limit: int) -> bool:
+    """Whether one of ``texts`` is over ``limit`` UTF-16 units (notes may be, left whole).
+
+    A character is at most two units, so texts all within ``limit // 2`` characters are
+    told by one ``max`` over their lengths, without counting units (nearly every response).
+    """
+    if not texts or max(map(len, texts)) * 2 <= limit:
+        return False
+    return any(utf16_len(text) > limit for text in texts)
 
 
 def _page_texts(page: PageContent, lines: list[str], blocks: list[str]) -> None:

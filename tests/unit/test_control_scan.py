@@ -108,7 +108,9 @@ def test_the_utf8_scan_judges_generated_text_as_the_pattern(multiline: bool) -> 
 
 def _reference_needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool:
     """The check as written before the quick scan: each kind over its own joined text."""
-    lines, blocks, urls = _texts(response)
+    lines, blocks, urls, too_long = _texts(response)
+    if too_long:  # a line to cut (never here: the generated texts are short)
+        return True
     line_text, block_text = " ".join(lines), " ".join(blocks)
     if CONTROL_IN_LINE.search(line_text) or CONTROL_IN_TEXT.search(block_text):
         return True
