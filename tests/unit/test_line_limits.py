@@ -59,6 +59,16 @@ async def test_a_megabyte_title_is_cut_to_brave_s_rule(provider: str) -> None:
     assert "[2] A short title" in text
 
 
+@pytest.mark.parametrize("provider", ["exa", "serper"])
+async def test_a_title_the_answer_repeats_is_cut_there_too(provider: str) -> None:
+    """Exa's answer is ``**<title>**: <summary>``, Serper's starts with its box's title."""
+    text = await _tool_text(provider, TITLE)
+    answer = text.split("\n## Sources", 1)[0]
+    assert f"{'T' * (LINE_LIMIT - 1)}…" in answer
+    assert "T" * LINE_LIMIT not in text
+    assert len(text) < 5_000  # two or three megabytes before
+
+
 async def test_a_citation_title_of_an_answer_engine_is_cut() -> None:
     text = await _tool_text("perplexity", TITLE)
     citations = text.split("## Citations", 1)[1]

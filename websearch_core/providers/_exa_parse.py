@@ -41,6 +41,7 @@ from ..errors import ResponseParseError, SearchProviderError
 from ..format import truncate_text
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
+from ..sanitize import LINE_LIMIT
 from ._common import age_seconds_from_date, first_items, is_http_url
 
 __all__ = [
@@ -129,6 +130,9 @@ def parse_results(
 def build_answer(data: Any) -> str | None:
     """Up to three result summaries as ``**<title>**: <summary>``, or ``None``.
 
+    The title is cut as a source's is (:data:`~websearch_core.sanitize.LINE_LIMIT`): the
+    answer repeats it, and a title whole here would reach the model whole after all.
+
     Example:
         >>> build_answer({"results": [{"title": " T ", "summary": "S"}, {"summary": ""}]})
         '**T**: S'
@@ -143,6 +147,7 @@ def build_answer(data: Any) -> str | None:
         if not summary:
             continue
         name = _text(item.get("title")) or _text(item.get("url")) or "Untitled"
+        name = truncate_text(name, LINE_LIMIT)
         parts.append(f"**{name}**: {summary}")
         if len(parts) == ANSWER_SUMMARIES:
             break

@@ -12,6 +12,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ResponseParseError
 from ..models import SearchSource
+from ..sanitize import LINE_LIMIT
+from ..utf16_text import truncate_text
 from ._common import (
     age_seconds_from_date,
     collapse_whitespace,
@@ -87,6 +89,9 @@ def _answer_boxtext_or_none(box: Mapping[str, Any]) -> str | None:
 def parse_answer(data: Mapping[str, Any]) -> str | None:
     """The answer box (title line, then its text), else the knowledge graph description.
 
+    The title line is cut as a source's title is (``LINE_LIMIT``,
+    :mod:`websearch_core.sanitize`): inside the answer, the core's cut never reaches it.
+
     Example:
         >>> print(parse_answer({"answerBox": {"title": "Height", "answer": "330 m"}}))
         Height
@@ -96,7 +101,9 @@ def parse_answer(data: Mapping[str, Any]) -> str | None:
     text = _answer_boxtext_or_none(box)
     if text is not None:
         title = text_or_none(box.get("title"))
-        return f"{title}\n{text}" if title and title != text else text
+        if not title or title == text:
+            return text
+        return f"{truncate_text(title, LINE_LIMIT)}\n{text}"
     graph = _mapping(data, "knowledgeGraph")
     description = text_or_none(graph.get("description"))
     if description is None:
