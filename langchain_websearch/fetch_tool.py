@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from websearch_core import ConfigurationError, FetchError
+from websearch_core.build_deadline import BuildImportsOutlastedError
 from websearch_core.client_options import ClientOptions
 from websearch_core.content.tool_text import (
     FETCH_TOOL_DESCRIPTION,
@@ -23,6 +24,7 @@ from websearch_core.content.tool_text import (
     FetchToolResult,
     invalid_fetch_arguments_text,
 )
+from websearch_core.deadline import CallClock
 from websearch_core.search_closing import FetchClosing
 from websearch_core.tool_errors import configuration_error_text
 
@@ -92,10 +94,19 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
         return super()._parse_input(unpacked_input(tool_input, "url"), *args, **kwargs)
 
     def _run(self, url: str, max_chars: int | None = None) -> Any:
-        """Fetch from synchronous code (on its own loop and HTTP session)."""
+        """Fetch from synchronous code (on its own loop and HTTP session).
+
+        The fetch's deadline counts from the call's start, and building the client (the
+        first call's imports) ends by it, as on a loop.
+        """
         try:
-            client = self.web_search or self._own_clients().get(self.new_client)
-            page = client.fetch_sync(url, allow_private_addresses=self.allow_private_addresses)
+            with CallClock():
+                client = self.web_search or self._own_clients().get(
+                    self.new_client, self.known_fetch_seconds()
+                )
+                page = client.fetch_sync(url, allow_private_addresses=self.allow_private_addresses)
+        except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one
+            return self._output(FetchToolResult.failed(error.fetch_error(url)))
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
         except FetchError as error:
@@ -103,10 +114,19 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
         return self._output(FetchToolResult.of(page, max_chars))
 
     async def _arun(self, url: str, max_chars: int | None = None) -> Any:
-        """Fetch on the running loop."""
+        """Fetch on the running loop.
+
+        The fetch's deadline counts from the call's start: a first call's build imports
+        end by it (they waited with no limit), and the fetch has what they left.
+        """
         try:
-            client = self.web_search or await self._own_clients().for_running_loop(self.new_client)
-            page = await client.fetch(url, allow_private_addresses=self.allow_private_addresses)
+            with CallClock():
+                client = self.web_search or await self._own_clients().for_running_loop(
+                    self.new_client, self.known_fetch_seconds()
+                )
+                page = await client.fetch(url, allow_private_addresses=self.allow_private_addresses)
+        except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one
+            return self._output(FetchToolResult.failed(error.fetch_error(url)))
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
         except FetchError as error:

@@ -183,10 +183,13 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
             pydantic.ValidationError: The query or ``k`` is invalid.
         """
         params = self._params(query, k)
-        client = self.web_search or self._own_clients().get(self.new_client)
-        response = client.search_sync(
-            params, include_content=self.include_content, content_limit=_pages(params)
-        )
+        with CallClock():  # the deadline counts from here: building a client imports
+            client = self.web_search or self._own_clients().get(
+                self.new_client, self.known_deadline_seconds()
+            )
+            response = client.search_sync(
+                params, include_content=self.include_content, content_limit=_pages(params)
+            )
         return self._documents(response, params)
 
     async def _aget_relevant_documents(

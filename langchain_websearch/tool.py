@@ -181,8 +181,13 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         """Search from synchronous code (on its own loop and HTTP session)."""
         params = tool_search_params(*args, **kwargs)
         try:
-            client = self.web_search or self._own_clients().get(self.new_client)
-            result = client.run_sync(params)
+            with CallClock():  # the deadline counts from here: building a client imports
+                client = self.web_search or self._own_clients().get(
+                    self.new_client, self.known_deadline_seconds()
+                )
+                result = client.run_sync(params)
+        except BuildImportsOutlastedError as error:  # a search's failure, worded as one
+            result = error.tool_result()
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
         return self._output(result)

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from typing_extensions import Unpack
 
 from websearch_core import ConfigurationError, FetchError, WebSearch
+from websearch_core.build_deadline import BuildImportsOutlastedError, known_fetch_deadline
 from websearch_core.client import LoopBoundClient, WebSearchOptions
 from websearch_core.content.tool_text import (
     FETCH_TOOL_DESCRIPTION,
@@ -24,6 +25,7 @@ from websearch_core.content.tool_text import (
     invalid_fetch_arguments_text,
 )
 from websearch_core.credentials import refuse_bad_keys_in_code
+from websearch_core.deadline import CallClock
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.search_closing import FetchClosing
 from websearch_core.settings_errors import configuration_errors
@@ -76,24 +78,46 @@ class _Fetcher(CopiesOpenOwnClients):
         return dict(vars(self))  # the clients are unpickled as a new, empty set
 
     def fetch(self, url: str, max_chars: int | None = None) -> FetchToolResult:
-        """Fetch synchronously (its own loop and HTTP session)."""
+        """Fetch synchronously (its own loop and HTTP session).
+
+        The fetch's deadline counts from the call's start, and building the client (the
+        first call's imports) ends by it, as on a loop.
+        """
         arguments = WebFetchArgs(url=url, max_chars=max_chars)
-        client = self._given or self.clients.get(self._new_client)
-        try:
-            page = client.fetch_sync(arguments.url, allow_private_addresses=self._allow_private)
-        except FetchError as error:
-            return FetchToolResult.failed(error)
+        with CallClock():
+            try:
+                client = self._given or self.clients.get(self._new_client, self._seconds())
+                page = client.fetch_sync(arguments.url, allow_private_addresses=self._allow_private)
+            except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one
+                return FetchToolResult.failed(error.fetch_error(arguments.url))
+            except FetchError as error:
+                return FetchToolResult.failed(error)
         return FetchToolResult.of(page, arguments.max_chars)
 
     async def afetch(self, url: str, max_chars: int | None = None) -> FetchToolResult:
-        """Fetch on the running loop, reusing the tool's HTTP session."""
+        """Fetch on the running loop, reusing the tool's HTTP session.
+
+        The fetch's deadline counts from the call's start: a first call's build imports
+        end by it (they waited with no limit), and the fetch has what they left.
+        """
         arguments = WebFetchArgs(url=url, max_chars=max_chars)
-        client = self._given or await self.clients.for_running_loop(self._new_client)
-        try:
-            page = await client.fetch(arguments.url, allow_private_addresses=self._allow_private)
-        except FetchError as error:
-            return FetchToolResult.failed(error)
+        with CallClock():
+            try:
+                client = self._given or await self.clients.for_running_loop(
+                    self._new_client, self._seconds()
+                )
+                page = await client.fetch(
+                    arguments.url, allow_private_addresses=self._allow_private
+                )
+            except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one
+                return FetchToolResult.failed(error.fetch_error(arguments.url))
+            except FetchError as error:
+                return FetchToolResult.failed(error)
         return FetchToolResult.of(page, arguments.max_chars)
+
+    def _seconds(self) -> float:
+        """The fetch's deadline before the settings are read (``known_fetch_deadline``)."""
+        return known_fetch_deadline(self._kwargs.get("settings"), self._kwargs)
 
     def _new_client(self) -> WebSearch:
         with configuration_errors({name: name for name in self._kwargs}):

@@ -237,10 +237,13 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
             pydantic.ValidationError: The query is invalid (blank, too long).
         """
         params = self._params(query_bundle)
-        client = self._config.web_search or self._clients.get(self._config.new_client)
-        response = client.search_sync(
-            params, include_content=self.include_content, content_limit=self._pages()
-        )
+        with CallClock():  # the deadline counts from here: building a client imports
+            client = self._config.web_search or self._clients.get(
+                self._config.new_client, self._config.known_deadline_seconds()
+            )
+            response = client.search_sync(
+                params, include_content=self.include_content, content_limit=self._pages()
+            )
         return self._nodes(response)
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:

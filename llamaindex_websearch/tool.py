@@ -268,7 +268,14 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
             pydantic.ValidationError: An argument is out of range; the error names it.
         """
         params = _search_params(query, recency, limit, max_tokens, temperature, num_search_results)
-        return (self._given or self._clients.get(self._new_client)).run_sync(params)
+        with CallClock():  # the deadline counts from here: building a client imports
+            try:
+                client = self._given or self._clients.get(
+                    self._new_client, known_deadline(self._kwargs.get("settings"), self._kwargs)
+                )
+            except BuildImportsOutlastedError as error:  # a search's failure, worded as one
+                return error.tool_result()
+            return client.run_sync(params)
 
     @awaitable_method("web_search", holder="spec")
     async def aweb_search(

@@ -88,6 +88,7 @@ from .pending_call import awaitable_method
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .provider_imports import (
     import_for_build,
+    import_for_build_sync,
     import_for_fetch,
     import_for_status,
     import_off_loop,
@@ -1333,8 +1334,25 @@ class LoopBoundClient:
         """
         return (LoopBoundClient, ())
 
-    def get(self, build: Callable[[], WebSearch]) -> WebSearch:
-        """The client for synchronous calls, built with ``build`` on first use."""
+    def get(
+        self, build: Callable[[], WebSearch], deadline_seconds: float | None = None
+    ) -> WebSearch:
+        """The client for synchronous calls, built with ``build`` on first use.
+
+        Building imports the settings' checks; a synchronous first call imported them on
+        its own thread with no limit. With the call's deadline known
+        (:func:`~websearch_core.build_deadline.known_deadline`) they are imported on the
+        import thread, and the call stops waiting when it passes.
+
+        Args:
+            build: Builds the client (reads the settings when none were given).
+            deadline_seconds: The call's deadline; ``None`` imports as building does.
+
+        Raises:
+            BuildImportsOutlastedError: ``deadline_seconds`` passed during the imports.
+        """
+        if self._base is None and deadline_seconds is not None:
+            import_for_build_sync(deadline_seconds)
         with self._lock:
             return self._base_client(build)
 
@@ -1354,18 +1372,17 @@ class LoopBoundClient:
         when its loop shuts down, or by :meth:`aclose` on that loop. Building the first
         imports the settings' checks, which a tool not entered imported on the loop: they
         are imported on a worker thread first, by the call's deadline when the caller
-        knows it (a ``Settings`` or ``deadline_seconds=`` given), else with no limit (the
-        settings they read decide the deadline). The
+        knows it (:func:`~websearch_core.build_deadline.known_deadline`: given, or the
+        environment's, or the default until the settings are read), else with no limit. The
         client borrows the store at its first use, in its call, whose imports (the
         store's among them) end by the call's deadline; opened here, the store's import
         held a first call with no limit (a 3 s call waited out a 30 s held import).
 
         Args:
             build: Builds the client (reads the settings when none were given).
-            deadline_seconds: The call's deadline when the caller knows it before the
-                build (a ``Settings`` or ``deadline_seconds=`` given:
-                :func:`~websearch_core.build_deadline.known_deadline`): the build's
-                imports end by it. ``None`` waits for them, as the deadline is read there.
+            deadline_seconds: The call's deadline as known before the build
+                (:func:`~websearch_core.build_deadline.known_deadline`): the build's
+                imports end by it. ``None`` waits for them however long they take.
 
         Raises:
             BuildImportsOutlastedError: ``deadline_seconds`` passed during the imports.

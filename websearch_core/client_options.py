@@ -341,14 +341,27 @@ class ClientOptions(BaseModel):
         private = cast("dict[str, Any]", self.__pydantic_private__)
         return cast("GivenOptions", private["_given"])
 
-    def known_deadline_seconds(self) -> float | None:
-        """The deadline a call has before the settings are read: given, or the given settings'.
+    def known_deadline_seconds(self) -> float:
+        """The deadline a search has before the settings are read: given, settings', env's or 55 s.
 
         A first call's build imports end by it (:mod:`~websearch_core.build_deadline`).
         """
         from .build_deadline import known_deadline
 
         return known_deadline(self.settings, self._own_given())
+
+    def known_fetch_seconds(self) -> float:
+        """The deadline a fetch has before the settings are read (the tool's timeout counts).
+
+        A fetch tool's first call's build imports end by it, as a search tool's by
+        :meth:`known_deadline_seconds`.
+        """
+        from .build_deadline import known_fetch_deadline
+
+        given: dict[str, object] = dict(self._own_given())
+        if self.timeout_seconds is not None:
+            given["timeout_seconds"] = self.timeout_seconds
+        return known_fetch_deadline(self.settings, given)
 
     def new_client(self) -> "WebSearch":
         """A new :class:`WebSearch` built from these options (not from ``web_search``).

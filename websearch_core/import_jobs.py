@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 
-__all__ = ["imported"]
+__all__ = ["imported", "imported_sync"]
 
 _running: dict[Hashable, "Future[None]"] = {}
 """The imports under way, each by what it imports: a caller asking for the same joins it."""
@@ -48,6 +48,24 @@ async def imported(run: Callable[[], None], key: Hashable, within: float | None)
         return
     # ``waited`` is this caller's alone: cancelling it at the timeout leaves the import.
     await asyncio.wait_for(waited, within)
+
+
+def imported_sync(run: Callable[[], None], key: Hashable, within: float | None) -> None:
+    """:func:`imported` for a synchronous caller: its thread waits, the import runs on its own.
+
+    A synchronous call (a tool's ``invoke``) that imported on its own thread could not stop
+    waiting when its deadline passed; here it stops, and the import goes on for the next.
+
+    Args:
+        run: What imports the modules, as for :func:`imported`.
+        key: What ``run`` imports: a caller with the same key, on a loop or not, joins it.
+        within: Seconds to wait at most; ``None`` waits until it is done.
+
+    Raises:
+        TimeoutError: ``within`` passed first; the import goes on without this caller.
+        Exception: What ``run`` raised (a module that cannot be imported).
+    """
+    _started(run, key).result(within)  # its TimeoutError is the builtin's (Python 3.11)
 
 
 def _waited_on_loop(job: "Future[None]") -> "asyncio.Future[None]":

@@ -26,7 +26,7 @@ from typing import Literal
 
 from .build_deadline import BuildImportsOutlastedError
 from .deadline import Deadline, call_started
-from .import_jobs import imported
+from .import_jobs import imported, imported_sync
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
 from .settings import Settings
 
@@ -34,6 +34,7 @@ __all__ = [
     "Use",
     "build_module_pending",
     "import_for_build",
+    "import_for_build_sync",
     "import_for_fetch",
     "import_for_status",
     "import_for_uses",
@@ -209,6 +210,32 @@ async def import_for_build(deadline_seconds: float | None) -> None:
     deadline = Deadline(deadline_seconds, started=call_started())
     try:
         await import_for_uses(("build",), deadline)
+    except TimeoutError:
+        raise BuildImportsOutlastedError(deadline_seconds, build_module_pending()) from None
+
+
+def import_for_build_sync(deadline_seconds: float) -> None:
+    """:func:`import_for_build` for a synchronous call: its thread waits by the deadline.
+
+    A synchronous first call (a tool's ``invoke``, a LlamaIndex tool's ``call``) built its
+    client on its own thread, importing with no limit; the imports now run on the thread
+    the loops' calls use, and this call stops waiting when its deadline passes.
+
+    Args:
+        deadline_seconds: The call's deadline
+            (:func:`~websearch_core.build_deadline.known_deadline`), counted from the
+            call's start when a :class:`~websearch_core.deadline.CallClock` is open.
+
+    Raises:
+        BuildImportsOutlastedError: The deadline passed first; the import goes on for the
+            next call.
+    """
+    if _loaded(_BUILD_MODULES):
+        return
+    deadline = Deadline(deadline_seconds, started=call_started())
+    run = functools.partial(_import, _BUILD_MODULES, ())
+    try:
+        imported_sync(run, (_BUILD_MODULES, ()), deadline.remaining())
     except TimeoutError:
         raise BuildImportsOutlastedError(deadline_seconds, build_module_pending()) from None
 
