@@ -14,60 +14,17 @@ against, and an edit that breaks an example or its comment fails here.
 """
 
 import json
-import os
 import re
 import subprocess
-import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.integrations._readme_scripts import as_script, readme_block, run_script, user_env
 from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.testing import Simulator
 from websearch_core.testing.faults import Fault
-
-README = Path(__file__).resolve().parents[2] / "README.md"
-ROOT = README.parent
-
-
-def _block(marker: str, fence: str = "python") -> str:
-    """The one README block of ``fence`` holding ``marker``."""
-    text = README.read_text(encoding="utf-8")
-    (block,) = [b for b in re.findall(rf"```{fence}\n(.*?)```", text, re.S) if marker in b]
-    return block
-
-
-def _as_script(block: str, checks: str) -> str:
-    """``block`` run as the Python section says (in ``main()``, by ``asyncio.run``), then
-    ``checks`` in the same coroutine, so they see the names the block made."""
-    body = "\n".join(f"    {line}" for line in (block + checks).splitlines())
-    return f"import asyncio, json\n\nasync def main():\n{body}\n\nasyncio.run(main())\n"
-
-
-def _run(script: str, env: Mapping[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", script],
-        env={**env, "PYTHONPATH": str(ROOT)},
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def _base_env(tmp_path: Path) -> dict[str, str]:
-    """A user's environment with nothing of this machine's: its own home, memory state."""
-    keep = {name: os.environ[name] for name in ("PATH", "LANG", "SYSTEMROOT") if name in os.environ}
-    return {
-        **keep,
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "WEBSEARCH_STATE_BACKEND": "memory",
-        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
-    }
 
 
 @pytest.fixture
@@ -81,7 +38,7 @@ def _search_env(sim: Simulator, tmp_path: Path) -> dict[str, str]:
     """Every provider the simulator serves on loopback, every other one excluded."""
     others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers]
     return {
-        **_base_env(tmp_path),
+        **user_env(tmp_path),
         "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
         "WEBSEARCH_EXCLUDE": ",".join(others),
         "BRAVE_API_KEY": sim.api_keys()["brave"],
@@ -99,14 +56,14 @@ def test_the_client_example_prints_the_model_s_text_then_the_sources(
 ) -> None:
     """A guard: ``print(result.text)`` is what a model reads, then the structured sources,
     and ``search()`` answers with the structured response."""
-    block = _block('WebSearch(provider="brave") as ws:')
+    block = readme_block('WebSearch(provider="brave") as ws:')
     checks = (
         "\nprint('=== checks ===')\n"
         "print(json.dumps({'text': result.text, 'sources': repr(result.response.sources),"
         " 'provider': result.response.provider, 'searched': len(response.sources),"
         " 'type': type(response).__name__}))\n"
     )
-    done = _run(_as_script(block, checks), _search_env(sim, tmp_path), tmp_path)
+    done = run_script(as_script(block, checks), _search_env(sim, tmp_path), tmp_path)
     found = _last_json(done)
     printed = done.stdout.partition("=== checks ===")[0]
     assert printed == f"{found['text']}\n{found['sources']}\n"
@@ -121,7 +78,7 @@ def test_run_returns_the_error_text_where_search_raises(sim: Simulator, tmp_path
     ``search()`` raises ``AllProvidersFailedError`` whose ``.failures`` holds typed errors."""
     for provider in sim.providers:
         sim[provider].always(Fault(kind="status", status=500))
-    block = _block('WebSearch(provider="brave") as ws:')
+    block = readme_block('WebSearch(provider="brave") as ws:')
     block = block.replace("    print(", "    pass  # print(")
     block = block.replace("    response = await", "    try_search = lambda: ")
     checks = (
@@ -133,7 +90,7 @@ def test_run_returns_the_error_text_where_search_raises(sim: Simulator, tmp_path
         " 'typed': sorted({type(f).__name__ for f in raised.failures}),"
         " 'raised': str(raised)}))\n"
     )
-    found = _last_json(_run(_as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
+    found = _last_json(run_script(as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
     assert str(found["text"]).startswith("Error: All web search providers failed: brave: ")
     assert found["failures"] == ["brave", "duckduckgo"]  # in attempt order, preferred first
     assert found["typed"] and "WebSearchError" not in found["typed"]  # subclasses, not base
@@ -146,12 +103,12 @@ def test_the_langchain_retriever_example_gives_what_its_comments_say(
     """A guard: three documents, the snippet as ``page_content``, the six metadata names
     with an ISO 8601 ``published_date``, and ``aclose`` closing its session."""
     pytest.importorskip("langchain_core")
-    block = _block("from langchain_websearch import WebSearchRetriever")
+    block = readme_block("from langchain_websearch import WebSearchRetriever")
     checks = (
         "\nprint(json.dumps({'count': len(docs), 'content': [d.page_content for d in docs],"
         " 'metadata': [d.metadata for d in docs]}))\n"
     )
-    found = _last_json(_run(_as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
+    found = _last_json(run_script(as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
     assert found["count"] == 3  # k=3
     metadata = found["metadata"]
     assert isinstance(metadata, list)
@@ -179,13 +136,13 @@ def test_the_llamaindex_retriever_example_gives_what_its_comments_say(
     """A guard: the node's text is its title, URL and snippet (``get_content()``), and the
     scores are ``1 / rank``: 1.0, 0.5, 0.33..."""
     pytest.importorskip("llama_index.core")
-    block = _block("from llamaindex_websearch import WebSearchRetriever")
+    block = readme_block("from llamaindex_websearch import WebSearchRetriever")
     checks = (
         "\nprint(json.dumps({'text': [n.text for n in nodes],"
         " 'content': [n.node.get_content() for n in nodes],"
         " 'urls': [n.metadata['url'] for n in nodes], 'scores': [n.score for n in nodes]}))\n"
     )
-    found = _last_json(_run(_as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
+    found = _last_json(run_script(as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
     assert found["text"] == found["content"]
     first = sim["brave"].results_for("what is PEP 703?")[0]
     text = found["text"]
@@ -199,7 +156,7 @@ def test_the_llamaindex_retriever_example_gives_what_its_comments_say(
 
 
 def _config_example() -> str:
-    return _block('provider = "brave"          # preferred', "toml")
+    return readme_block('provider = "brave"          # preferred', "toml")
 
 
 def test_the_config_file_as_shown_prefers_brave_and_budgets_it(
@@ -220,7 +177,7 @@ def test_the_config_file_as_shown_prefers_brave_and_budgets_it(
         " 'ttl': s.cache_ttl_seconds, 'cache': s.cache, 'budget': s.budget,"
         " 'answered': r.response.provider}))\n"
     )
-    found = _last_json(_run(script, env, tmp_path))
+    found = _last_json(run_script(script, env, tmp_path))
     assert found["provider"] == "brave" and found["answered"] == "brave"
     assert found["deadline"] == found["default_deadline"] == 55  # "(default 55)"
     assert found["ttl"] == 900 and found["cache"] is True
@@ -241,7 +198,7 @@ def test_the_config_file_s_commented_lines_do_what_their_comments_say(
     config = tmp_path / "config.toml"
     config.write_text(example, encoding="utf-8")
     sim["brave"].always(Fault(kind="status", status=500))
-    env = {**_base_env(tmp_path), "WEBSEARCH_CONFIG_FILE": str(config)}
+    env = {**user_env(tmp_path), "WEBSEARCH_CONFIG_FILE": str(config)}
     env["WEBSEARCH_BASE_URLS__DUCKDUCKGO"] = sim.base_urls()["duckduckgo"]
     script = (
         "import json\nfrom websearch_core import Settings, WebSearch\n"
@@ -252,7 +209,7 @@ def test_the_config_file_s_commented_lines_do_what_their_comments_say(
         " 'gateways': list(s.sign_in_gateways), 'asked': [a.provider for a in"
         " r.response.attempts] if r.response else None, 'error': str(r.error)}))\n"
     )
-    found = _last_json(_run(script, env, tmp_path))
+    found = _last_json(run_script(script, env, tmp_path))
     assert found["fallback"] is False and found["exclude"] == ["duckduckgo"]
     assert found["providers"] == ["brave", "gemini", "kimi"] and found["timeout"] == 30
     assert found["gateways"] == ["codex"]

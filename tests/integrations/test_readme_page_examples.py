@@ -14,63 +14,33 @@ block (``NameError: name 'url' is not defined``) and "Search with content", whic
 """
 
 import json
-import os
-import re
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.content._pages import load_pages
 from tests.content._server import PageServer, server_in_thread
+from tests.integrations._readme_scripts import (
+    ROOT,
+    as_script,
+    readme_block,
+    run_script,
+    user_env,
+)
 from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import SimResult
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-ROOT = README.parent
 PEP = "https://peps.python.org/pep-0703/"
 EXAMPLE = "https://example.org/"
 
 
-def _block(marker: str, fence: str = "python") -> str:
-    text = README.read_text(encoding="utf-8")
-    (block,) = [b for b in re.findall(rf"```{fence}\n(.*?)```", text, re.S) if marker in b]
-    return block
-
-
-def _as_script(block: str) -> str:
-    """``block`` as the Python section says to run it: inside ``main()``, by ``asyncio.run``."""
-    body = "\n".join(f"    {line}" for line in block.splitlines())
-    return f"import asyncio\n\nasync def main():\n{body}\n\nasyncio.run(main())\n"
-
-
-def _run(script: str, env: Mapping[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", script],
-        env={**env, "PYTHONPATH": str(ROOT)},
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def _base_env(tmp_path: Path) -> dict[str, str]:
-    """A user's environment with nothing of this machine's: its own home, memory state."""
-    keep = {name: os.environ[name] for name in ("PATH", "LANG", "SYSTEMROOT") if name in os.environ}
-    return {
-        **keep,
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "WEBSEARCH_STATE_BACKEND": "memory",
-        "WEBSEARCH_FETCH_ALLOW_PRIVATE": "1",
-        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
-    }
+def _page_env(tmp_path: Path) -> dict[str, str]:
+    """A user's environment whose fetches may reach the loopback page server."""
+    return {**user_env(tmp_path), "WEBSEARCH_FETCH_ALLOW_PRIVATE": "1"}
 
 
 @pytest.fixture
@@ -90,10 +60,10 @@ def _local(block: str, server: PageServer) -> str:
 def test_the_fetch_example_runs_as_written(pages: tuple[PageServer, str], tmp_path: Path) -> None:
     """Failed before: the block used ``url`` and ``html`` it never defined (``NameError``)."""
     server, _html = pages
-    block = _block('ws.fetch("https://peps.python.org/pep-0703/")')
+    block = readme_block('ws.fetch("https://peps.python.org/pep-0703/")')
     checks = "print(json.dumps([type(p).__name__ for p in pages]))\nprint(type(page).__name__)"
-    script = _as_script("import json\n" + _local(block, server) + checks)
-    done = _run(script, _base_env(tmp_path), tmp_path)
+    script = as_script("import json\n" + _local(block, server) + checks)
+    done = run_script(script, _page_env(tmp_path), tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[-1] == "PageContent"  # fetch_sync's page
@@ -107,11 +77,11 @@ def test_the_fetch_command_prints_the_page_s_markdown(
 ) -> None:
     """A guard: ``websearch fetch <url> --markdown`` prints the Markdown, `--json` the page."""
     server, _html = pages
-    (line,) = [row for row in _block("websearch fetch ", "bash").splitlines() if row.strip()]
+    (line,) = [row for row in readme_block("websearch fetch ", "bash").splitlines() if row.strip()]
     command = _local(line.partition("#")[0], server).split()
     assert command[:2] == ["websearch", "fetch"]
     run = [sys.executable, "-m", "websearch_core", *command[1:]]
-    env = {**_base_env(tmp_path), "PYTHONPATH": str(ROOT)}
+    env = {**_page_env(tmp_path), "PYTHONPATH": str(ROOT)}
     markdown = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120)
     assert markdown.returncode == 0, markdown.stderr
     as_json = subprocess.run(
@@ -135,7 +105,7 @@ def searched(pages: tuple[PageServer, str], tmp_path: Path) -> Iterator[dict[str
             sim[provider].results = results
         others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers]
         yield {
-            **_base_env(tmp_path),
+            **_page_env(tmp_path),
             "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
             "WEBSEARCH_EXCLUDE": ",".join(others),
             "BRAVE_API_KEY": sim.api_keys()["brave"],
@@ -147,9 +117,9 @@ def test_the_search_with_content_example_prints_the_first_page(
 ) -> None:
     """Failed before (``WebSearch`` not imported): it prints the first source's page, and
     ``run``'s text is the search's layout, then the page fenced as data."""
-    block = _block('ws.search("what is PEP 703?", include_content=True)')
+    block = readme_block('ws.search("what is PEP 703?", include_content=True)')
     checks = "print('=== run ===')\nprint(result.text)"
-    done = _run(_as_script(block + checks), searched, tmp_path)
+    done = run_script(as_script(block + checks), searched, tmp_path)
     assert done.returncode == 0, done.stderr
     printed, _, text = done.stdout.partition("=== run ===\n")
     assert printed.strip() and not printed.startswith("(")  # the page, not the notes

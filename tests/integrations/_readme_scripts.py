@@ -1,0 +1,61 @@
+"""Running a README example as a user's script: its block, a fresh interpreter, a clean home.
+
+The README's examples are run as written, each in a new Python process as a user's own
+script would be (an ``async with`` inside ``async def main()`` and ``asyncio.run``, as the
+Python section says), with an environment that holds nothing of this machine's: its own
+home and config directories, an empty credential store, the state in memory.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["README", "ROOT", "as_script", "readme_block", "run_script", "user_env"]
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = README.parent
+
+
+def readme_block(marker: str, fence: str = "python") -> str:
+    """The one README block of ``fence`` holding ``marker``."""
+    text = README.read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(rf"```{fence}\n(.*?)```", text, re.S) if marker in b]
+    return block
+
+
+def as_script(block: str, checks: str = "") -> str:
+    """``block`` run as the Python section says (in ``main()``, by ``asyncio.run``), then
+    ``checks`` in the same coroutine, so they see the names the block made."""
+    body = "\n".join(f"    {line}" for line in (block + checks).splitlines())
+    return f"import asyncio, json\n\nasync def main():\n{body}\n\nasyncio.run(main())\n"
+
+
+def run_script(
+    script: str, env: Mapping[str, str], tmp_path: Path
+) -> subprocess.CompletedProcess[str]:
+    """``script`` in a fresh interpreter with ``env``, in ``tmp_path``, importing this tree."""
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        env={**env, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def user_env(tmp_path: Path) -> dict[str, str]:
+    """A user's environment with nothing of this machine's: its own home, memory state."""
+    keep = {name: os.environ[name] for name in ("PATH", "LANG", "SYSTEMROOT") if name in os.environ}
+    return {
+        **keep,
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "WEBSEARCH_STATE_BACKEND": "memory",
+        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
+    }
