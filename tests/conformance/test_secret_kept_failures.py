@@ -102,15 +102,7 @@ async def test_the_fan_outs_engine_failures_hold_no_echoed_secret(status: int) -
     library frames held the flow and the response quoting the secret, reachable from
     ``AllProvidersFailedError.failures[0].failures`` and ``.outcomes``. Failed before.
     """
-    async with Simulator([*ENGINES, "brave"]) as sim:
-        for engine in ENGINES:
-            sim[engine].always(Fault.http(status, body=f"refused; echo {KEY}"))
-        settings = sim.settings(rate_limit_wait_seconds=0)
-        async with WebSearch(settings, api_keys={"brave": KEY}) as ws:
-            result = await ws.run("python asyncio", provider="public")
-            with pytest.raises(AllProvidersFailedError) as caught:
-                await ws.search("python asyncio", provider="public", use_cache=False)
-    _assert_nothing_reachable(sim, result, caught.value)
+    await _fan_out_with_every_engine_failing(status)
 
 
 @pytest.mark.parametrize("status", [403, 429])
@@ -120,6 +112,11 @@ async def test_guard_the_fan_outs_refusals_hold_no_echoed_secret(status: int) ->
     Their errors are raised from the engines' error maps without the response in a frame
     the traceback keeps; the fix detaches them too.
     """
+    await _fan_out_with_every_engine_failing(status)
+
+
+async def _fan_out_with_every_engine_failing(status: int) -> None:
+    """Every engine answers ``status`` quoting Brave's key; nothing reaches it after."""
     async with Simulator([*ENGINES, "brave"]) as sim:
         for engine in ENGINES:
             sim[engine].always(Fault.http(status, body=f"refused; echo {KEY}"))
