@@ -72,14 +72,7 @@ async def _serve(body: bytes, gate: _Gate) -> tuple[web.AppRunner, str]:
         await gate.open.wait()
         return web.Response(body=body, content_type="application/json")
 
-    app = web.Application()
-    app.router.add_get(bench.SEARCH_PATH, search)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    return runner, f"http://127.0.0.1:{port}"
+    return await bench._serve_with(search)
 
 
 def _type_name(obj: object) -> str:

@@ -116,6 +116,13 @@ async def _serve(body: bytes) -> tuple[web.AppRunner, str]:
     async def search(_request: web.Request) -> web.Response:
         return web.Response(body=body, content_type="application/json")
 
+    return await _serve_with(search)
+
+
+async def _serve_with(
+    search: Callable[[web.Request], Awaitable[web.Response]],
+) -> tuple[web.AppRunner, str]:
+    """A loopback server answering Brave's search path with ``search``, and its origin."""
     app = web.Application()
     app.router.add_get(SEARCH_PATH, search)
     runner = web.AppRunner(app, access_log=None)
