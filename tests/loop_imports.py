@@ -105,6 +105,8 @@ def gated_import(module: str) -> str:
     (``GATED not in sys.modules``), then lets it go. ``GATED_ON`` names the threads that
     reached it (the loop's would hang the loop). Never released (a call that waits for the
     import, as before a fix), the hold lapses after 30 s and ``GATE_LAPSED`` says so.
+    ``first_then_released(ask)`` makes a call with the import held and another after it
+    is let go, and returns both outcomes with ``held``, ``lapsed`` and ``on``.
 
     Args:
         module: The module whose import a first call would wait for.
@@ -127,6 +129,19 @@ def gated_import(module: str) -> str:
                 return None
 
         sys.meta_path.insert(0, GatedImport())
+
+        async def first_then_released(ask):
+            # ask() with GATED held, then again once it is let go: both outcomes, whether
+            # the import was still held when the first ended, and what the gate saw.
+            import asyncio, importlib
+            first = await ask()
+            held = GATED not in sys.modules  # the import still waits on the gate
+            GATE.set()
+            await asyncio.to_thread(importlib.import_module, GATED)  # its end
+            second = await ask()
+            return dict(
+                first=first, held=held, second=second, lapsed=GATE_LAPSED, on=GATED_ON
+            )
         """
     )
 

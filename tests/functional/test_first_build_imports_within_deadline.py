@@ -71,16 +71,9 @@ _HELD_SCRIPT = textwrap.dedent(
             )
             searcher = make(settings)
             try:
-                first = await call(searcher)
-                held = GATED not in sys.modules  # the import still waits on the gate
-                GATE.set()
-                await asyncio.to_thread(importlib.import_module, GATED)  # its end
-                second = await call(searcher)
+                return await first_then_released(lambda: call(searcher))
             finally:
                 await searcher.aclose()
-        return {
-            "first": first, "held": held, "second": second, "lapsed": GATE_LAPSED, "on": GATED_ON
-        }
 
     print(json.dumps(asyncio.run(main())))
     """
@@ -289,16 +282,9 @@ _BUILD_HELD_SCRIPT = textwrap.dedent(
             os.environ["BRAVE_API_KEY"] = sim.api_keys()["brave"]
             searcher, search = make(sim)
             try:
-                first = await call(search)
-                held = GATED not in sys.modules  # the import still waits on the gate
-                GATE.set()
-                await asyncio.to_thread(importlib.import_module, GATED)  # its end
-                second = await call(search)
+                return await first_then_released(lambda: call(search))
             finally:
                 await searcher.aclose()
-        return {
-            "first": first, "held": held, "second": second, "lapsed": GATE_LAPSED, "on": GATED_ON
-        }
 
     print(json.dumps(asyncio.run(main())))
     """

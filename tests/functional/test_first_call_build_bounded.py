@@ -110,23 +110,12 @@ _SCRIPT = textwrap.dedent(
                 os.environ["BRAVE_API_KEY"] = sim.api_keys()["brave"]
                 tool, ask = make(sim, url)
                 try:
-                    first = await call(ask)
-                    held = GATED not in sys.modules  # the import still waits on the gate
-                    GATE.set()
-                    await asyncio.to_thread(importlib.import_module, GATED)  # its end
-                    second = await call(ask)
+                    found = await first_then_released(lambda: call(ask))
                 finally:
                     await tool.aclose()
         finally:
             await runner.cleanup()
-        return {
-            "first": first,
-            "held": held,
-            "second": second,
-            "lapsed": GATE_LAPSED,
-            "on": GATED_ON,
-            "url": url,
-        }
+        return {**found, "url": url}
 
     print(json.dumps(asyncio.run(main())))
     """
