@@ -33,3 +33,15 @@ def refusing_proxy(status_line: bytes) -> Iterator[int]:
         finally:
             proxy.shutdown()
             thread.join()
+
+
+STATUS_LINES = [b"HTTP/1.1 407 ", b"HTTP/1.1 502 "]
+"""Refusals with no reason phrase: the form aiohttp words with the proxy's URL."""
+STATUS_IDS = ["407", "502"]
+
+
+@contextlib.contextmanager
+def refusing_proxy_url(status_line: bytes, password: str) -> Iterator[str]:
+    """Run the proxy; yields its URL with the user ``puser`` and ``password`` in it."""
+    with refusing_proxy(status_line) as port:
+        yield f"http://puser:{password}@127.0.0.1:{port}"

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, reachable_texts
-from tests.refusing_proxy import refusing_proxy
+from tests.refusing_proxy import STATUS_IDS, STATUS_LINES, refusing_proxy_url
 from websearch_core import WebSearch
 from websearch_core.content import FetchError, FetchFailedError
 
@@ -25,19 +25,11 @@ PAGE = "https://page.example/a"
 OPENED = {"allow_private_addresses": True, "use_browser": False}
 
 
-@pytest.fixture(autouse=True)
-def no_proxy_variables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No proxy of the machine's: only the one each test names."""
-    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "REQUEST_METHOD"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.upper(), raising=False)
-
-
-@pytest.fixture(params=[b"HTTP/1.1 407 ", b"HTTP/1.1 502 Bad Gateway"], ids=["407", "502"])
+@pytest.fixture(params=STATUS_LINES, ids=STATUS_IDS)
 def proxy(request: pytest.FixtureRequest) -> Iterator[str]:
     """The URL, with credentials, of a loopback proxy refusing every tunnel."""
-    with refusing_proxy(request.param) as port:
-        yield f"http://puser:{PASSWORD}@127.0.0.1:{port}"
+    with refusing_proxy_url(request.param, PASSWORD) as url:
+        yield url
 
 
 def _client(proxy: str, how: str, monkeypatch: pytest.MonkeyPatch) -> WebSearch:

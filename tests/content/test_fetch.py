@@ -655,9 +655,6 @@ async def test_the_environment_proxy_is_used_and_names_are_still_checked(
     server: PageServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # As searches do without WEBSEARCH_PROXY: HTTP_PROXY / HTTPS_PROXY, and NO_PROXY.
-    for name in ("http_proxy", "https_proxy", "no_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.upper(), raising=False)
     monkeypatch.setenv("HTTP_PROXY", server.url(""))
     server.page("/a", ARTICLE)
     async with WebSearch(state_backend="memory") as ws:

@@ -24,13 +24,6 @@ _PAGE += "An intranet page that an internationalised name must not open by mista
 _PAGE += "</p></article></body></html>"
 
 
-@pytest.fixture(autouse=True)
-def no_proxy_variables(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.upper(), raising=False)
-
-
 @pytest.mark.parametrize("name", ["straße.de", "σοφός.gr", "ｍy-ßhop.example"])
 def test_the_checked_host_is_the_host_the_request_names(name: str) -> None:
     url = f"http://{name}/page"

@@ -17,7 +17,7 @@ import pytest
 from aiohttp import web
 
 from tests.content._server import PageServer
-from tests.refusing_proxy import refusing_proxy as refusing_proxy_on
+from tests.refusing_proxy import STATUS_IDS, STATUS_LINES, refusing_proxy_url
 from websearch_core import WebSearch
 from websearch_core.cli import main
 from websearch_core.content import FetchError, FetchFailedError
@@ -27,23 +27,15 @@ BASIC = base64.b64encode(f"puser:{PASSWORD}".encode()).decode()
 _WORDS = "A page read through the proxy, with enough words to be an article. " * 6
 
 
-@pytest.fixture(autouse=True)
-def no_proxy_variables(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "REQUEST_METHOD"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.upper(), raising=False)
-
-
-@pytest.fixture(params=[b"HTTP/1.1 407 ", b"HTTP/1.1 502 "], ids=["407", "502"])
+@pytest.fixture(params=STATUS_LINES, ids=STATUS_IDS)
 def refusing_proxy(request: pytest.FixtureRequest) -> Iterator[str]:
     """The URL, with credentials, of a loopback proxy refusing with an empty reason phrase.
 
     Its port is followed by ``#<status>`` (a fragment a proxy URL never uses), the status
     it answers.
     """
-    with refusing_proxy_on(request.param) as port:
-        status = request.param.split()[1].decode()
-        yield f"http://puser:{PASSWORD}@127.0.0.1:{port}#{status}"
+    with refusing_proxy_url(request.param, PASSWORD) as url:
+        yield f"{url}#{request.param.split()[1].decode()}"
 
 
 def _shown(error: BaseException) -> str:

@@ -241,9 +241,6 @@ async def test_through_a_users_proxy_a_metadata_name_is_refused_before_the_reque
 ) -> None:
     # The proxy resolves names itself; the local lookup before the request is the check.
     # The loopback server stands for the proxy (it answers absolute-form requests).
-    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.upper(), raising=False)
     server.page("/creds", _PAGE)
     dns.answers["meta.test"] = ["169.254.169.254"]
     async with WebSearch(state_backend="memory", proxy=server.url("")) as ws:

@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 
 from tests.functional._sim_helpers import simulator_fixture
-from tests.refusing_proxy import refusing_proxy
+from tests.refusing_proxy import STATUS_IDS, STATUS_LINES, refusing_proxy_url
 from websearch_core import WebSearch
 from websearch_core.settings import Settings
 from websearch_core.testing import Fault, Simulator
@@ -252,7 +252,7 @@ async def test_a_user_name_alone_in_a_url_leaves_the_answer_intact(
     assert "https://example.org/user-guide" in result.text
 
 
-@pytest.mark.parametrize("status_line", [b"HTTP/1.1 407 ", b"HTTP/1.1 502 "], ids=["407", "502"])
+@pytest.mark.parametrize("status_line", STATUS_LINES, ids=STATUS_IDS)
 async def test_a_proxy_refusing_the_tunnel_is_named_as_such_without_its_password(
     sim: Simulator,
     monkeypatch: pytest.MonkeyPatch,
@@ -264,8 +264,8 @@ async def test_a_proxy_refusing_the_tunnel_is_named_as_such_without_its_password
     # response ... url='***'": masked, but no word that the proxy said no.
     password = "TUNNELCANARY0123456789"
     caplog.set_level(logging.DEBUG)
-    with refusing_proxy(status_line) as port:
-        monkeypatch.setenv("HTTPS_PROXY", f"http://puser:{password}@127.0.0.1:{port}")
+    with refusing_proxy_url(status_line, password) as url:
+        monkeypatch.setenv("HTTPS_PROXY", url)
         settings = sim.settings(
             provider="serper", fallback=False, base_urls={"serper": "https://serper.invalid"}
         )

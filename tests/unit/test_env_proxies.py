@@ -25,9 +25,7 @@ class _Remembered:
 
 
 @pytest.fixture
-def remembered(monkeypatch: pytest.MonkeyPatch) -> _Remembered:
-    for name in ("NO_PROXY", "no_proxy", "REQUEST_METHOD"):
-        monkeypatch.delenv(name, raising=False)
+def remembered() -> _Remembered:
     return _Remembered()
 
 
