@@ -11,7 +11,8 @@ Pure functions, kept apart from :mod:`websearch_core.providers.codex` (the proto
   de-duplicated by URL and cut to ``num_search_results`` or ``limit``.
 * **Refusals** (502): no ``web_search_call`` at all gives ``Codex returned a completion
   without running web search ...``; an image placeholder (``see attached image``) with no
-  sources gives ``Codex returned image-only response``.
+  sources gives ``Codex returned image-only response``; no text and no source otherwise
+  gives ``Codex returned no answer or sources: <why>``, naming what the message lacked.
 * **Error events:** ``error`` / ``response.failed`` give ``Codex error (<code>): <message>``
   / ``Codex request failed (<code>): <message>``, typed by the shared classifier from the
   status their text implies (rate limit 429, unauthorized 401, forbidden 403, timeout
@@ -44,6 +45,17 @@ NO_WEB_SEARCH: Final = (
     "refusing to treat a non-search answer as a search result"
 )
 IMAGE_ONLY: Final = "Codex returned image-only response"
+NO_ANSWER: Final = "Codex returned no answer or sources"
+"""The refusal of a searched answer with neither text nor a source and no image placeholder.
+
+The reference gives :data:`IMAGE_ONLY` for every such answer; said of a message item whose
+``content`` came broken, or of no message at all, that text was untrue (no image came), so
+this one is followed by what the message lacked (:data:`NO_MESSAGE`, :data:`BROKEN_CONTENT`,
+:data:`NO_TEXT_PART`).
+"""
+NO_MESSAGE: Final = "no message item came"
+BROKEN_CONTENT: Final = "the message item's content is not a list of parts"
+NO_TEXT_PART: Final = "the message item has no output_text part holding text"
 EMPTY_BODY: Final = "Codex API returned an empty response"
 UNEXPECTED_SHAPE: Final = "Codex API returned an unexpected response shape"
 INVALID_JSON: Final = "Codex stream carried invalid JSON"
@@ -101,6 +113,8 @@ class _Reading:
     parts: list[str] = field(default_factory=list)
     summaries: list[str] = field(default_factory=list)
     searched: bool = False
+    messages: list[str] = field(default_factory=list)
+    """For each message item, what it lacked (``""`` when it held text)."""
 
     def item(self, item: Any) -> None:
         if not isinstance(item, Mapping):
@@ -110,13 +124,35 @@ class _Reading:
             self.searched = True
             self.search_call(item)
         elif kind == "message":
-            for part in list_or_empty(item.get("content")):
-                if isinstance(part, Mapping) and part.get("type") == "output_text":
-                    self.output_text(part)
+            self.message(item.get("content"))
         elif kind == "reasoning":
             for summary in list_or_empty(item.get("summary")):
                 if isinstance(summary, Mapping) and text_or_none(summary.get("text")):
                     self.summaries.append(str(summary["text"]).strip())
+
+    def message(self, content: Any) -> None:
+        """A message item's ``output_text`` parts, and what it lacked when none held text."""
+        if not isinstance(content, list):
+            self.messages.append(BROKEN_CONTENT)
+            return
+        before = len(self.parts)
+        for part in list_or_empty(content):
+            if isinstance(part, Mapping) and part.get("type") == "output_text":
+                self.output_text(part)
+        self.messages.append("" if len(self.parts) > before else NO_TEXT_PART)
+
+    def why_empty(self) -> str:
+        """What the answer lacked, for :data:`NO_ANSWER` (first message item that gave no text).
+
+        Example:
+            >>> reading = _Reading()
+            >>> reading.why_empty()
+            'no message item came'
+            >>> reading.message({"text": "a"})
+            >>> reading.why_empty()
+            "the message item's content is not a list of parts"
+        """
+        return next((lack for lack in self.messages if lack), NO_MESSAGE)
 
     def search_call(self, item: Mapping[str, Any]) -> None:
         action = item.get("action")
@@ -180,14 +216,16 @@ def _summarise(
     if not reading.searched:
         raise NoWebSearchError()
     answer = "\n\n".join(reading.parts) or "\n\n".join(reading.summaries) or deltas.strip()
-    if answer and is_image_placeholder(answer):
+    image_only = bool(answer) and is_image_placeholder(answer)
+    if image_only:
         answer = ""
     if not reading.citations and answer:
         for title, url in links_in_text(answer):
             reading.sources.add(url, title or None)
     sources = tuple(reading.sources.by_url.values())
     if not answer and not sources:
-        raise SearchProviderError(PROVIDER_ID, IMAGE_ONLY, 502)
+        message = IMAGE_ONLY if image_only else f"{NO_ANSWER}: {reading.why_empty()}"
+        raise SearchProviderError(PROVIDER_ID, message, 502)
     count = params.result_count if params is not None else None
     return SearchResponse(
         provider=PROVIDER_ID,
@@ -207,7 +245,7 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
     Raises:
         ResponseParseError: ``data`` is not a Responses object (a Chat Completions body, say).
         NoWebSearchError: The model answered without a ``web_search_call``.
-        SearchProviderError: Only an image placeholder came back (502).
+        SearchProviderError: Neither answer text nor a source came back (502).
     """
     if not isinstance(data, Mapping):
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
@@ -276,7 +314,7 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
     Raises:
         ResponseParseError: An event's data is not a JSON object.
         SearchProviderError: An ``error`` / ``response.failed`` event (typed by the shared
-            classifier), no web search, or an image-only answer.
+            classifier), no web search, or neither answer text nor a source.
     """
     return _answer_of(_folded(events), params)
 

@@ -19,8 +19,9 @@
 * **Body:** the query as the user message, the system prompt as ``instructions``, the hosted
   ``web_search`` tool forced; ``recency``, ``max_tokens`` and ``temperature`` are not sent.
 * **Stream** (read in :mod:`._codex_parse`, links in :mod:`._codex_text`): the answer,
-  sources, citations and usage; a completion that never searched or is image-only is
-  refused (502); ``error`` / ``response.failed`` events are typed by their text's status.
+  sources, citations and usage; a completion that never searched, or brought neither text
+  nor a source (an image placeholder only, a broken message item), is refused (502);
+  ``error`` / ``response.failed`` events are typed by their text's status.
 * **Errors:** ``Codex API error (<status>): <body>`` after the shared classifier (so a 401
   reads ``OpenAI authorization failed (401) ...``); OpenAI's ``error.code`` for spent
   prepaid credits or a spend limit its owner set is a spent prepaid balance, checked
