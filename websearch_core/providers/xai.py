@@ -43,9 +43,14 @@
   ``xAI Responses API returned invalid JSON: <detail>``; neither an answer nor a source is
   ``xAI web_search returned no answer or sources`` (502); no key is the spec's
   ``xAI credentials not found. Set XAI_API_KEY or configure an API key for provider "xai".``
-* **Streaming:** the provider does not stream, but :func:`response_from_events` folds the
+* **Streaming:** the provider does not stream: the body has no ``stream`` field, so xAI
+  answers one JSON object (the spec's xAI is a JSON POST; the stream capture below is what
+  xAI sends when a request asks to stream). A ``text/event-stream`` body that is not JSON (a gateway streaming for
+  it) is refused as ``xAI Responses API returned invalid JSON: an event stream ...``
+  (:mod:`._event_stream_body`), not read. :func:`response_from_events` folds decoded
   Responses stream events (``response.created``, ``response.output_item.done``,
-  ``response.output_text.delta``, ``response.completed``) into the same response object.
+  ``response.output_text.delta``, ``response.completed``) into the same response object,
+  for callers holding them.
 
 Captures: ``fixtures/xai/responses_web_search_tool.json`` (grok-4-fast-reasoning, 2025-11)
 has a ``web_search_call`` item whose search is in ``arguments`` (a JSON string) rather than
@@ -86,6 +91,7 @@ from ..json_decode import response_json
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import bearer_json_headers
+from ._event_stream_body import EVENT_STREAM, is_event_stream
 from ._json_api import honours, json_object
 from ._xai_parse import parse_response_object, response_from_events
 from ._xai_request import (
@@ -182,7 +188,8 @@ class XaiProvider(ProtocolProvider):
         try:
             data = response_json(response.body)
         except ValueError as exc:
-            detail = str(exc).split(":")[0]
+            stream = is_event_stream(response.header("Content-Type"), response.body)
+            detail = EVENT_STREAM if stream else str(exc).split(":")[0]
             raise ResponseParseError(
                 self.info.id, f"xAI Responses API returned invalid JSON: {detail}", 502
             ) from None
