@@ -45,12 +45,12 @@
   ``xAI credentials not found. Set XAI_API_KEY or configure an API key for provider "xai".``
 * **Streaming:** the provider does not stream: the body has no ``stream`` field, so xAI
   answers one JSON object (the spec's xAI is a JSON POST; the stream capture below is what
-  xAI sends when a request asks to stream). A ``text/event-stream`` body that is not JSON (a gateway streaming for
-  it) is refused as ``xAI Responses API returned invalid JSON: an event stream ...``
-  (:mod:`._event_stream_body`), not read. :func:`response_from_events` folds decoded
-  Responses stream events (``response.created``, ``response.output_item.done``,
-  ``response.output_text.delta``, ``response.completed``) into the same response object,
-  for callers holding them.
+  xAI sends when a request asks to stream). A ``text/event-stream`` body that is not JSON
+  (a gateway streaming for it) is refused as ``xAI Responses API returned invalid JSON: an
+  event stream ...`` (:mod:`._event_stream_body`), not read. :func:`response_from_events`
+  folds decoded Responses stream events (``response.created``,
+  ``response.output_item.done``, ``response.output_text.delta``, ``response.completed``)
+  into the same response object, for callers holding them.
 
 Captures: ``fixtures/xai/responses_web_search_tool.json`` (grok-4-fast-reasoning, 2025-11)
 has a ``web_search_call`` item whose search is in ``arguments`` (a JSON string) rather than
