@@ -84,3 +84,28 @@ def test_an_unlisted_event_named_like_a_search_is_no_proof(events: list[SseEvent
     stripped = _without_search(events)
     with pytest.raises(NoWebSearchError):
         parse_stream([stripped[0], _event(OURS, events), *stripped[1:]])
+
+
+def _real_search_events(events: list[SseEvent]) -> list[SseEvent]:
+    """The capture's own ``response.web_search_call.*`` events, as captured."""
+    return [e for e in events if json.loads(e.data).get("type", "").startswith(SEARCH_EVENT)]
+
+
+def test_the_capture_holds_three_search_event_types(events: list[SseEvent]) -> None:
+    """A guard: the only search events of any capture (stop 52, audit53, looked at all).
+
+    The OpenAI stream is the one capture with ``response.web_search*`` events, and all three
+    are ``response.web_search_call.*``; xAI's real stream has none. So no real event begins
+    like a search without being one, and :data:`OURS` stays the only guard against widening
+    the prefix.
+    """
+    kinds = [json.loads(e.data)["type"] for e in _real_search_events(events)]
+    assert kinds == [f"{SEARCH_EVENT}{step}" for step in ("in_progress", "searching", "completed")]
+
+
+@pytest.mark.parametrize("position", [0, 1, 2])
+def test_each_real_search_event_alone_is_proof(events: list[SseEvent], position: int) -> None:
+    """A guard: each real search event, unrenamed, is proof alone (a narrowed prefix fails)."""
+    real = _real_search_events(events)[position]
+    stripped = _without_search(events)
+    assert parse_stream([stripped[0], real, *stripped[1:]]).answer
