@@ -164,14 +164,25 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
     )
 
 
+def _stream_error(kind: str, event: Mapping[str, Any], snapshot: Any) -> SearchProviderError:
+    """An ``error`` / ``response.failed`` event as the failure it reports."""
+    error = event.get("error") or (snapshot.get("error") if isinstance(snapshot, Mapping) else None)
+    detail = error.get("message") if isinstance(error, Mapping) else None
+    return SearchProviderError(PROVIDER_ID, f"xAI stream error: {detail or kind}", 502)
+
+
 def response_from_events(events: Iterable[object]) -> dict[str, Any]:
     """Fold Responses stream events (decoded ``data`` objects) into a response object (pure).
 
     ``response.completed`` carries the whole response; without it the object is rebuilt from
-    ``response.created`` and the ``response.output_item.done`` items, and the streamed
-    ``output_text`` deltas stand in for a missing message. An event that is not a JSON
-    object (a stray ``[DONE]``-like value, a number) carries nothing and is skipped, as is
-    a ``response`` member that is not an object.
+    ``response.created`` and the ``response.output_item.done`` items. The streamed
+    ``output_text`` deltas stand in for a message that is missing or holds no text, in the
+    completed response too: a closing snapshot whose message ``content`` came broken lost an
+    answer the deltas had already carried (stop 52, audit53, on the real stream). A
+    ``response.created`` / ``response.in_progress`` after the closing event (a stream out of
+    order) does not overwrite it. An event that is not a JSON object (a stray
+    ``[DONE]``-like value, a number) carries nothing and is skipped, as is a ``response``
+    member that is not an object.
 
     Raises:
         SearchProviderError: An ``error`` or ``response.failed`` event.
@@ -186,13 +197,9 @@ def response_from_events(events: Iterable[object]) -> dict[str, Any]:
         kind = event.get("type")
         snapshot = event.get("response")
         if kind in ("error", "response.failed"):
-            error = event.get("error") or (
-                snapshot.get("error") if isinstance(snapshot, Mapping) else None
-            )
-            detail = error.get("message") if isinstance(error, Mapping) else None
-            raise SearchProviderError(PROVIDER_ID, f"xAI stream error: {detail or kind}", 502)
+            raise _stream_error(str(kind), event, snapshot)
         if kind in ("response.created", "response.in_progress") and isinstance(snapshot, Mapping):
-            response.update(snapshot)
+            response.update(snapshot if not completed else {})
         elif kind in ("response.completed", "response.incomplete") and isinstance(
             snapshot, Mapping
         ):
@@ -204,6 +211,7 @@ def response_from_events(events: Iterable[object]) -> dict[str, Any]:
             deltas.append(event["delta"])
     if not completed:
         response["output"] = [item for item in items if isinstance(item, Mapping)]
-        if deltas and not any(i.get("type") == "message" for i in response["output"]):
-            response["output_text"] = "".join(deltas)
+    output = [item for item in first_items(response["output"]) if isinstance(item, Mapping)]
+    if deltas and _answer(response, output) is None:
+        response["output_text"] = "".join(deltas)
     return response
