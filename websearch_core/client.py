@@ -635,11 +635,14 @@ class WebSearch(SearchClosing):
                     hit = await self._from_cache(store, key, allow_stale=False)
                 if hit is not None:
                     served = Attempt(provider=hit[0].provider, outcome="cached")
-                    logger.info(
-                        "web search served from cache (%s)",
-                        served.provider,
-                        extra=served.log_fields(),
-                    )
+                    # As the chain's ``_served``: the fields are built only for a logger that
+                    # takes the line (``logger.info`` checks the level after its arguments).
+                    if logger.isEnabledFor(logging.INFO):
+                        logger.info(
+                            "web search served from cache (%s)",
+                            served.provider,
+                            extra=served.log_fields(),
+                        )
                     # What planning left out comes first, as in a search the chain ran: a
                     # forced provider that cannot run says why, cache hit or not.
                     attempts = (*plan.skipped, served)
