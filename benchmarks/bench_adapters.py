@@ -21,10 +21,16 @@ Two questions, each answered with ratios measured in one run (no timed assertion
   agent sends; our result is then a ``ToolMessage`` carrying the structured artifact).
   ``--state memory`` puts the core and the tool on in-memory state: under load the SQLite
   store's thread hop jitters by milliseconds, hiding differences of tens of microseconds.
+* ``stood-in``: the adapters without the network, so microseconds show. The client's
+  ``run`` is stood in by the result one real search gave (an attribute of the client the
+  tool is given), and our tool alternates call by call with a trivial framework tool
+  returning that result's text (``--rounds`` x 50 pairs). The difference per pair is all
+  our adapter does beyond what the framework does for any tool; ``to_metadata`` alone (the
+  ``raw_output`` dict LlamaIndex's tool hands back) is timed after, on the same result.
 
 Defaults as a user gets them: SQLite state in a fresh directory, result cache off::
 
-    python benchmarks/bench_adapters.py [imports tools] [--rounds N] [--import-runs N]
+    python benchmarks/bench_adapters.py [imports tools stood-in] [--rounds N] [--import-runs N]
         [--before DIR] [--state sqlite|memory]
 """
 
@@ -35,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -303,9 +310,85 @@ async def bench_tools(rounds: int, state: str) -> None:
         await runner.cleanup()
 
 
+async def _stood_in_pairs(label: str, trivial: Call, tool: Call, pairs: int) -> None:
+    """``tool`` and ``trivial`` alternating call by call; medians and the difference per pair."""
+    times: dict[str, list[float]] = {"trivial": [], "tool": []}
+    for index in range(WARMUP * 10 + pairs):
+        order = (("trivial", trivial), ("tool", tool))
+        for name, call in order if index % 2 else order[::-1]:
+            started = time.perf_counter()
+            await call()
+            if index >= WARMUP * 10:
+                times[name].append(time.perf_counter() - started)
+    difference = [o - t for o, t in zip(times["tool"], times["trivial"], strict=True)]
+    print(
+        f"  {label:<28} trivial {_spread(times['trivial'], 1e6)} us"
+        f"   ours {_spread(times['tool'], 1e6)} us   ours - trivial {_spread(difference, 1e6)} us",
+        flush=True,
+    )
+
+
+async def bench_stood_in(rounds: int) -> None:
+    """Each adapter against its framework's trivial tool, the search stood in by its result."""
+    from langchain_core.tools import StructuredTool
+    from llama_index.core.tools import FunctionTool
+
+    from langchain_websearch import WebSearchTool
+    from llamaindex_websearch import create_web_search_tool
+
+    capture = sorted(FIXTURES.glob("*.json"))[0]
+    runner, origin = await _serve(capture.read_bytes())
+    pairs = rounds * 50
+    print(f"capture {capture.name}, the search stood in by its result, {pairs} pairs")
+    try:
+        with tempfile.TemporaryDirectory() as directory:
+            settings = _user_settings(origin, Path(directory), "sqlite")
+            async with WebSearch(settings, api_keys=KEYS) as core:
+                result = await core.run(SearchParams(query=QUERY))
+
+                async def stood_in(*_args: object, **_kwargs: object) -> SearchToolResult:
+                    return result
+
+                async def text(query: str) -> str:
+                    return result.text
+
+                core.run = stood_in  # type: ignore[assignment]
+                lc_trivial = StructuredTool.from_function(
+                    coroutine=text, name="web_search", description="Search the web."
+                )
+                li_trivial = FunctionTool.from_defaults(
+                    async_fn=text, name="web_search", description="Search the web."
+                )
+                lc_tool = WebSearchTool(web_search=core)
+                li_tool = create_web_search_tool(web_search=core)
+                args = {"query": QUERY}
+                assert await lc_tool.ainvoke(args) == await lc_trivial.ainvoke(args)
+                li_ours, li_floor = (
+                    await li_tool.acall(query=QUERY),
+                    await li_trivial.acall(query=QUERY),
+                )
+                assert li_ours.content == li_floor.content
+                await _stood_in_pairs(
+                    "langchain ainvoke",
+                    lambda: lc_trivial.ainvoke(args),
+                    lambda: lc_tool.ainvoke(args),
+                    pairs,
+                )
+                await _stood_in_pairs(
+                    "llamaindex acall",
+                    lambda: li_trivial.acall(query=QUERY),
+                    lambda: li_tool.acall(query=QUERY),
+                    pairs,
+                )
+        best = min(timeit.repeat(result.to_metadata, number=2000, repeat=7)) / 2000
+        print(f"  {'to_metadata() alone':<28} {best * 1e6:7.2f} us (best of 7 x 2000)", flush=True)
+    finally:
+        await runner.cleanup()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bench", nargs="*", choices=["imports", "tools"], default=None)
+    parser.add_argument("bench", nargs="*", choices=["imports", "tools", "stood-in"], default=None)
     parser.add_argument("--rounds", type=int, default=400)
     parser.add_argument("--import-runs", type=int, default=15)
     parser.add_argument("--before", type=Path, default=None, help="another checkout to compare")
@@ -318,6 +401,8 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}")
     if "tools" in names:
         asyncio.run(bench_tools(args.rounds, args.state))
+    if "stood-in" in names:
+        asyncio.run(bench_stood_in(args.rounds))
     if "imports" in names:
         bench_imports(args.import_runs, args.before)
 
