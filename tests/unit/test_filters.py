@@ -706,13 +706,17 @@ def test_an_html_engine_is_sent_a_wanted_inurl_as_its_word_and_checks_it() -> No
 
 
 def test_an_html_engine_is_sent_a_site_with_a_path_as_a_trailing_word() -> None:
-    """The reference's own example (6.4): the path site goes as a word after the terms,
-    the whole-host site stays an operator; an API is sent the host, as before."""
+    """The reference's example (6.4) with a site on another host: the path site goes as a
+    word after the terms, and, since stop 52 (inputs54), its host joins the other site's
+    group, where the reference sends ``site:docs.rs`` alone (the engine asked for docs.rs
+    only, the two sites narrowed to one); an API is sent the host, as before."""
     typed = "site:github.com/can1357/oh-my-pi inurl:releases site:docs.rs 17.1.1 release"
     scraper = info(FilterSupport(query=SCRAPER_OPERATORS, demoted=frozenset({"in_url"})))
     plan = plan_filters(SearchParams(query=typed), scraper)
-    assert plan.params.query == "17.1.1 release github.com/can1357/oh-my-pi releases site:docs.rs"
-    assert plan.params.include_domains == ("docs.rs",)
+    assert plan.params.query == (
+        "17.1.1 release github.com/can1357/oh-my-pi releases (site:github.com OR site:docs.rs)"
+    )
+    assert plan.params.include_domains == ("github.com", "docs.rs")
     api = plan_filters(SearchParams(query=typed), info(FilterSupport(query=QUERY_OPERATORS)))
     assert api.params.query == ("17.1.1 release (site:github.com OR site:docs.rs) inurl:releases")
 
@@ -978,17 +982,22 @@ def test_an_excluded_path_is_written_where_the_text_reads_site_and_checked_elsew
 
 
 def test_the_record_names_a_path_site_and_how_an_html_engine_got_it() -> None:
-    """An HTML engine gets a path site as a word, as its ``inurl:``: recorded ``post``
-    (checked here), never ``query`` (no operator); an API sent its host keeps its way."""
+    """An HTML engine gets a path site alone as a word, as its ``inurl:``: recorded
+    ``post`` (checked here), never ``query`` (no operator). Beside a site on another host
+    its host goes in the ``site:`` group (stop 52, inputs54), recorded as an API's is."""
     typed = "sdk site:github.com/anthropics site:docs.rs"
     response = SearchResponse(
         provider="example",
         sources=(source("https://github.com/anthropics/x"), source("https://docs.rs/y")),
     )
     scraper = info(FilterSupport(query=SCRAPER_OPERATORS, demoted=frozenset({"in_url"})))
+    alone = apply_plan(
+        plan_filters(SearchParams(query="sdk site:github.com/anthropics"), scraper), response
+    )
+    assert [(f.value, f.applied) for f in alone.filters] == [("github.com/anthropics", ("post",))]
     scraped = apply_plan(plan_filters(SearchParams(query=typed), scraper), response)
     assert [(f.value, f.applied) for f in scraped.filters] == [
-        ("github.com/anthropics", ("post",)),
+        ("github.com/anthropics", ("query", "post")),
         ("docs.rs", ("query", "post")),
     ]
     api = plan_filters(SearchParams(query=typed), info(FilterSupport(query=QUERY_OPERATORS)))

@@ -62,17 +62,42 @@ def _demotes_path_sites(demoted: frozenset[FilterName]) -> bool:
     return "in_url" in demoted
 
 
+def _words_only(wanted: RequestedFilters, demoted: frozenset[FilterName]) -> frozenset[str]:
+    """The hosts of path sites an engine gets only as words, with no ``site:`` (pure).
+
+    An engine that demotes a site with a path (:func:`_demotes_path_sites`) is sent it as a
+    word, as reference 6.4 does, while no other site goes as ``site:``. Beside a site on
+    another host it gets the host in the ``site:`` group too: ``site:a.org/x OR
+    site:b.org`` sent as ``a.org/x site:b.org`` asked the engine for b.org alone, so the
+    pages under a.org/x never came and the search was narrowed to one of the two sites.
+
+    Examples:
+        >>> from websearch_core.models import SearchParams
+        >>> from .merge import requested_filters
+        >>> def held(query: str) -> list[str]:
+        ...     wanted = requested_filters(SearchParams(query=query))
+        ...     return sorted(_words_only(wanted, frozenset({"in_url"})))
+        >>> held("rust site:a.org/x"), held("rust site:a.org/x OR site:b.org")
+        (['a.org'], [])
+    """
+    if not wanted.site_paths or not _demotes_path_sites(demoted):
+        return frozenset()
+    with_path = frozenset(host for host, _ in wanted.site_paths)
+    if any(domain not in with_path for domain in wanted.include_domains):
+        return frozenset()
+    return with_path
+
+
 def sites_sent(wanted: RequestedFilters, demoted: frozenset[FilterName]) -> tuple[str, ...]:
     """The hosts sent as ``site:`` (or as the provider's domain field).
 
-    An engine that demotes a site with a path (:func:`_demotes_path_sites`) gets its host
-    only where it is also wanted whole; every other provider gets every host, the path
-    being checked on the results.
+    Every host, the path being checked on the results, but those of the path sites an
+    engine gets as words alone (:func:`_words_only`).
     """
-    if not wanted.site_paths or not _demotes_path_sites(demoted):
+    held = _words_only(wanted, demoted)
+    if not held:
         return wanted.include_domains
-    with_path = {host for host, _ in wanted.site_paths}
-    return tuple(domain for domain in wanted.include_domains if domain not in with_path)
+    return tuple(domain for domain in wanted.include_domains if domain not in held)
 
 
 def checked_only(wanted: RequestedFilters, style: QueryStyle) -> frozenset[tuple[FilterName, str]]:
@@ -81,13 +106,13 @@ def checked_only(wanted: RequestedFilters, style: QueryStyle) -> frozenset[tuple
     Values as :meth:`RequestedFilters.entries` lists them; only the check here applies
     them.
 
-    A path site an HTML engine gets as a word (:func:`sites_sent`), as its ``inurl:`` is;
-    a path ``-site:`` where the text holds no ``-site:`` (a native list takes hosts, and a
-    host there would drop the whole site).
+    A path site an HTML engine gets as a word alone (:func:`_words_only`), as its
+    ``inurl:`` is; a path ``-site:`` where the text holds no ``-site:`` (a native list takes
+    hosts, and a host there would drop the whole site).
     """
     values: set[tuple[FilterName, str]] = set()
-    if _demotes_path_sites(style.demoted):
-        values.update(("include_domains", f"{h}{p}") for h, p in wanted.site_paths)
+    held = _words_only(wanted, style.demoted)
+    values.update(("include_domains", f"{h}{p}") for h, p in wanted.site_paths if h in held)
     if not _writes_excluded_paths(style):
         values.update(("exclude_domains", f"{h}{p}") for h, p in wanted.exclude_site_paths)
     return frozenset(values)

@@ -1,0 +1,92 @@
+"""Either of two sites is searched on both; answer engines' file types are checked here.
+
+Stop 52 (inputs54) drove every provider through the simulator with ``python site:a.org OR
+site:b.org`` (requests captured, the answer's text). Every provider was sent both sites
+(``(site:a.org OR site:b.org)``, a domain list, or Jina's ``X-Site: a.org, b.org``) and
+kept a result on either, but the HTML engines (SearXNG, DuckDuckGo, Startpage, Google,
+Ecosia, Mojeek) were sent ``site:a.org/docs OR site:b.org`` as ``python a.org/docs
+site:b.org``: the path site as a word, as reference 6.4 writes one, beside the other site's
+operator, so the engine searched b.org alone and the answer held no a.org page while its
+record said ``a.org/docs`` applied. Now the path site's host joins the ``site:`` group
+there, and the path is checked here.
+
+An answer engine (Perplexity, Gemini, Anthropic, OpenAI, xAI) was sent ``-filetype:pdf``
+or ``filetype:pdf`` in its question and trusted: the PDFs among its sources stayed, the
+record said ``query``. A URL names its type as exactly as its host, and the hosts are
+checked on these sources already, so both file-type filters are checked on them too
+(``query + post``), as on any engine that does not promise the operator.
+"""
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.functional._sim_helpers import sim_client
+from websearch_core.testing import Simulator
+from websearch_core.testing.simulator import RecordedRequest, SimResult
+
+_HTML_ENGINES = ("searxng", "duckduckgo", "startpage", "google", "ecosia", "mojeek")
+_ANSWER_ENGINES = ("perplexity", "gemini", "anthropic", "xai")
+_PAGES = [
+    SimResult("Docs page", "https://a.org/docs/intro", "Python docs."),
+    SimResult("Blog page", "https://a.org/blog/post", "Python blog."),
+    SimResult("Other site", "https://b.org/guide", "Python guide."),
+    SimResult("Elsewhere", "https://c.net/page", "Python elsewhere."),
+    SimResult("Paper", "https://b.org/paper.PDF", "Python, printed."),
+]
+
+
+@pytest.fixture
+async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")  # the scrapers keep the plain fetch
+    providers = [*_HTML_ENGINES, *_ANSWER_ENGINES]
+    async with Simulator(providers) as simulator:
+        for provider in providers:
+            simulator[provider].results = list(_PAGES)
+        yield simulator
+
+
+def _query_sent(sim: Simulator, provider: str) -> str:
+    """The query text ``provider``'s last request carried, wherever its protocol puts it."""
+    request = sim[provider].requests[-1]
+    query_of = getattr(sim[provider].protocol, "query_of", None)
+    if callable(query_of):
+        return str(query_of(request))
+    return _plain_query(request)
+
+
+def _plain_query(request: RecordedRequest) -> str:
+    """``q`` in the URL, else in a form body (DuckDuckGo posts its query)."""
+    in_url = request.query_dict().get("q")
+    return in_url if in_url else dict(request.form())["q"]
+
+
+@pytest.mark.parametrize("engine", _HTML_ENGINES)
+async def test_an_html_engine_is_asked_both_sites_when_one_has_a_path(
+    sim: Simulator, engine: str
+) -> None:
+    # Before: sent "python a.org/docs site:b.org"; the engine served b.org alone, and the
+    # answer had no a.org/docs page though its record said that site applied.
+    async with sim_client(sim) as ws:
+        result = await ws.run(
+            "python site:a.org/docs OR site:b.org", provider=engine, use_cache=False
+        )
+    sent = _query_sent(sim, engine)
+    assert "site:a.org " in f"{sent} " and "site:b.org" in sent, sent
+    assert "https://a.org/docs/intro" in result.text
+    assert "https://b.org/guide" in result.text
+    assert "https://a.org/blog/post" not in result.text  # the path is checked here
+    assert [(f.value, f.applied) for f in result.response.filters] == [
+        ("a.org/docs", ("query", "post")),
+        ("b.org", ("query", "post")),
+    ]
+
+
+@pytest.mark.parametrize("engine", ["duckduckgo", "mojeek"])
+async def test_guard_a_path_site_alone_still_goes_as_a_word(sim: Simulator, engine: str) -> None:
+    """Guard (passes before and after): with no other site, the path site is the word
+    reference 6.4 sends, no ``site:``, and the record says the check here applied it."""
+    async with sim_client(sim) as ws:
+        result = await ws.run("python site:a.org/docs", provider=engine, use_cache=False)
+    assert _query_sent(sim, engine) == "python a.org/docs"
+    assert [(f.value, f.applied) for f in result.response.filters] == [("a.org/docs", ("post",))]
