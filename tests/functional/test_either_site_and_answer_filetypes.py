@@ -11,10 +11,13 @@ record said ``a.org/docs`` applied. Now the path site's host joins the ``site:``
 there, and the path is checked here.
 
 An answer engine (Perplexity, Gemini, Anthropic, OpenAI, xAI) was sent ``-filetype:pdf``
-or ``filetype:pdf`` in its question and trusted: the PDFs among its sources stayed, the
-record said ``query``. A URL names its type as exactly as its host, and the hosts are
-checked on these sources already, so both file-type filters are checked on them too
-(``query + post``), as on any engine that does not promise the operator.
+in its question and trusted: the PDF among its sources and citations stayed, the record
+said ``query``. A URL ending ``.pdf`` names a PDF as surely as it names its host, and the
+hosts are checked on these sources already, so the type kept out is checked too (``query +
+post``), and the citations, listed with their URLs in the answer, are checked as the
+sources are (a site kept out stayed there as well). A wanted ``filetype:`` stays trusted,
+as before: judged on URLs it would drop every one naming no type (Gemini's grounding
+redirects), and the answer with them.
 """
 
 from collections.abc import AsyncIterator
@@ -90,3 +93,47 @@ async def test_guard_a_path_site_alone_still_goes_as_a_word(sim: Simulator, engi
         result = await ws.run("python site:a.org/docs", provider=engine, use_cache=False)
     assert _query_sent(sim, engine) == "python a.org/docs"
     assert [(f.value, f.applied) for f in result.response.filters] == [("a.org/docs", ("post",))]
+
+
+@pytest.mark.parametrize("engine", _ANSWER_ENGINES)
+async def test_an_answer_engine_is_checked_for_a_file_type_kept_out(
+    sim: Simulator, engine: str
+) -> None:
+    # Before: the question said -filetype:pdf, the PDF stayed among the sources and the
+    # citations, and the record said "query" alone.
+    sim[engine].honour_operators = False  # an engine that cites a PDF all the same
+    async with sim_client(sim) as ws:
+        result = await ws.run("python -filetype:pdf", provider=engine, use_cache=False)
+    assert _query_sent(sim, engine) == "python -filetype:pdf"
+    assert "paper.PDF" not in result.text
+    assert "https://b.org/guide" in result.text
+    assert [(f.name, f.applied) for f in result.response.filters] == [
+        ("exclude_filetype", ("query", "post"))
+    ]
+
+
+@pytest.mark.parametrize("engine", _ANSWER_ENGINES)
+async def test_an_answer_engines_citations_are_checked_as_its_sources(
+    sim: Simulator, engine: str
+) -> None:
+    # Before: a.org left the sources, yet its pages stayed listed under "Citations" (each
+    # simulated engine cites its first results, a.org's two among them).
+    sim[engine].honour_operators = False
+    async with sim_client(sim) as ws:
+        result = await ws.run("python -site:a.org", provider=engine, use_cache=False)
+    assert "a.org" not in " ".join(citation.url for citation in result.response.citations)
+    assert "https://a.org/" not in result.text
+    assert "https://b.org/guide" in result.text  # the answer and its other sources stay
+
+
+@pytest.mark.parametrize("engine", ["perplexity", "anthropic"])
+async def test_guard_a_wanted_file_type_stays_trusted_to_an_answer_engine(
+    sim: Simulator, engine: str
+) -> None:
+    """Guard (passes before and after): ``filetype:pdf`` is asked in the question and not
+    checked, since a URL naming no type (Gemini's grounding redirects) would drop it."""
+    sim[engine].honour_operators = False
+    async with sim_client(sim) as ws:
+        result = await ws.run("python filetype:pdf", provider=engine, use_cache=False)
+    assert "https://b.org/guide" in result.text
+    assert [(f.name, f.applied) for f in result.response.filters] == [("filetype", ("query",))]

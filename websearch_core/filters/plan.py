@@ -23,7 +23,7 @@ from ..models import (
     SearchSource,
 )
 from .merge import RequestedFilters, requested_filters
-from .post import Dropped, drop_counts, post_filter
+from .post import Dropped, drop_counts, kept_citations, post_filter
 from .query import Token, is_negated_filetype
 from .render import QueryStyle, checked_only, render_query, sites_sent
 from .support import ALL_FILTERS, FilterSupport
@@ -311,7 +311,12 @@ def apply_plan(
             for tag in plan.wanted.dropped_languages
         ),
     )
-    update: dict[str, object] = {"sources": checked.sources, "filters": record}
+    update: dict[str, object] = {
+        "sources": checked.sources,
+        "filters": record,
+        # A citation is a URL the answer names: checked as the sources are, on its URL.
+        "citations": kept_citations(response.citations, plan.wanted, plan.checks),
+    }
     if response.sources and not checked.sources:
         # What the engine made of the pages just dropped (an answer engine's text, Tavily's
         # answer, Kagi's summary, their citations, the follow-up questions and searches)

@@ -17,7 +17,7 @@ from typing import Final, TypeAlias
 from urllib.parse import urlsplit
 
 from ..domain_names import ascii_host
-from ..models import FilterName, Recency, SearchSource
+from ..models import FilterName, Recency, SearchCitation, SearchSource
 from .merge import RequestedFilters
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "PostResult",
     "drop_counts",
     "failed_checks",
+    "kept_citations",
     "post_filter",
     "published_at",
 ]
@@ -238,6 +239,49 @@ def post_filter(
         unchecked.update(maybe)
         kept.append(source)
     return PostResult(tuple(kept), frozenset(unchecked))
+
+
+URL_CHECKS: Final[frozenset[FilterName]] = frozenset(
+    {
+        "include_domains",
+        "exclude_domains",
+        "filetype",
+        "exclude_filetype",
+        "in_url",
+        "exclude_in_url",
+    }
+)
+"""The checks a URL alone answers: all a citation is judged on (its text is a passage)."""
+
+
+def kept_citations(
+    citations: Sequence[SearchCitation], wanted: RequestedFilters, checks: frozenset[FilterName]
+) -> tuple[SearchCitation, ...]:
+    """The ``citations`` whose URL passes the URL checks of ``checks``, in order.
+
+    An answer engine's citations are listed in the answer the model reads, each with its
+    URL: a PDF cited for ``-filetype:pdf``, or a page of a site kept out, stayed there after
+    the same URL was dropped from the sources, under a record saying it was checked.
+
+    Example:
+        >>> from .merge import RequestedFilters
+        >>> wanted = RequestedFilters(tokens=(), exclude_filetype=("pdf",))
+        >>> cited = [SearchCitation(url="https://a.org/r.PDF"),
+        ...          SearchCitation(url="https://a.org/x")]
+        >>> [c.url for c in kept_citations(cited, wanted, frozenset({"exclude_filetype"}))]
+        ['https://a.org/x']
+    """
+    url_checks = checks & URL_CHECKS
+    if not url_checks or not citations:
+        return tuple(citations)
+    scratch: set[FilterName] = set()
+    return tuple(
+        citation
+        for citation in citations
+        if _passes(
+            SearchSource(title=citation.title, url=citation.url), wanted, url_checks, scratch
+        )
+    )
 
 
 def drop_counts(

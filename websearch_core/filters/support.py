@@ -75,6 +75,11 @@ TERM_OPERATORS: Final[frozenset[FilterName]] = frozenset({"phrase", "exclude_ter
 in the query as typed (the behaviour reference's ``phrases`` and ``negation``), since taking
 the quotes off asks for the words anywhere and taking ``-term`` off asks for the term."""
 _DATE_DIRECTIVES: Final[frozenset[FilterName]] = frozenset({"date_after", "date_before"})
+_SURE_FROM_URL: Final[frozenset[FilterName]] = frozenset(
+    {"include_domains", "exclude_domains", "exclude_filetype"}
+)
+"""What an answer engine's sources are checked on: what their URLs tell for sure (the
+host; a type the path names), where their snippets are not judged."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +158,14 @@ class FilterSupport:
         Phrases, ``-term``, ``site:``, ``filetype:`` and the date directives stay in the
         question (a date given as a field is written into it), since the model that
         searches reads them; taking them out changed what was asked ("-langchain" was
-        lost). Only the domain filters are checked on the sources afterwards: the answer is
-        written from the sources, so dropping them on a date or a phrase would leave an
-        answer without the pages it came from. A recency the API cannot send is ignored.
+        lost). Only what a source's URL tells for sure is checked on the sources (and
+        citations) afterwards: the domains, and a file type kept out (its docs promise no
+        ``-filetype:``, and a PDF it cited for ``-filetype:pdf`` was kept unseen). The
+        answer is written from the sources, so dropping them on a date or a phrase would
+        leave an answer without the pages it came from; and a wanted ``filetype:`` would
+        drop every URL naming no type, Gemini's grounding redirects all of them, where
+        ``-filetype:pdf`` drops only a URL ending ``.pdf``. A recency the API cannot send
+        is ignored.
         A native domain list the API cannot carry (``domain_limit``, ``one_domain_list``)
         is written into the question as ``site:`` / ``-site:``, as if it had no parameter.
         ``inurl:`` and ``intitle:`` stay too; ``intext:`` only with ``google_syntax`` (the
@@ -168,7 +178,8 @@ class FilterSupport:
         return cls(
             native=native,
             query=written - native,
-            checked=frozenset({"include_domains", "exclude_domains"}),
+            checked=_SURE_FROM_URL,
+            unpromised=frozenset({"exclude_filetype"}) - native,
             domain_limit=domain_limit,
             one_domain_list=one_domain_list,
             query_fallback=written & native,
