@@ -18,6 +18,10 @@ post``), and the citations, listed with their URLs in the answer, are checked as
 sources are (a site kept out stayed there as well). A wanted ``filetype:`` stays trusted,
 as before: judged on URLs it would drop every one naming no type (Gemini's grounding
 redirects), and the answer with them.
+
+``public`` recorded ``filetype: query`` (its own plan: passed on to each engine) though
+Mojeek, which reads no ``filetype:``, was sent ``python`` and its share checked here. Its
+record is now the ways its engines used: ``query, post``, or ``post`` with Mojeek alone.
 """
 
 from collections.abc import AsyncIterator
@@ -25,6 +29,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.functional._sim_helpers import sim_client
+from websearch_core import WebSearch
+from websearch_core.providers import PROVIDER_REGISTRY
 from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import RecordedRequest, SimResult
 
@@ -137,3 +143,45 @@ async def test_guard_a_wanted_file_type_stays_trusted_to_an_answer_engine(
         result = await ws.run("python filetype:pdf", provider=engine, use_cache=False)
     assert "https://b.org/guide" in result.text
     assert [(f.name, f.applied) for f in result.response.filters] == [("filetype", ("query",))]
+
+
+@pytest.mark.parametrize(
+    ("engines", "applied"), [(("bing", "mojeek"), ("query", "post")), (("mojeek",), ("post",))]
+)
+async def test_public_records_the_file_type_as_its_engines_applied_it(
+    monkeypatch: pytest.MonkeyPatch, engines: tuple[str, ...], applied: tuple[str, ...]
+) -> None:
+    # Before: ("query",) both times, though Mojeek's share was checked here.
+    await _public_file_type(monkeypatch, engines, applied)
+
+
+async def test_guard_public_with_engines_that_read_the_file_type_says_query(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Guard (passes before and after): Bing alone reads ``filetype:``: ``query``."""
+    await _public_file_type(monkeypatch, ("bing",), ("query",))
+
+
+async def _public_file_type(
+    monkeypatch: pytest.MonkeyPatch, engines: tuple[str, ...], applied: tuple[str, ...]
+) -> None:
+    """Public Web over ``engines`` asked ``python filetype:pdf``: what each is sent, what
+    comes back, and the record ``applied``."""
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
+    async with Simulator(list(engines)) as public_sim:
+        for engine in engines:
+            public_sim[engine].results = [
+                SimResult("Page", f"https://{engine}.example/a", "Python tips."),
+                SimResult("Paper", f"https://{engine}.example/r.pdf", "Python, printed."),
+            ]
+        others = tuple(pid for pid in PROVIDER_REGISTRY if pid not in (*engines, "public"))
+        async with WebSearch(public_sim.settings(exclude=others)) as ws:
+            result = await ws.run("python filetype:pdf", provider="public", use_cache=False)
+        sent = {engine: _query_sent(public_sim, engine) for engine in engines}
+    assert result.error is None, result.error
+    rows = {"bing": "python filetype:pdf", "mojeek": "python"}  # Mojeek reads no filetype:
+    assert sent == {engine: rows[engine] for engine in engines}
+    assert [s.url for s in result.response.sources] == [
+        f"https://{engine}.example/r.pdf" for engine in engines
+    ]
+    assert [(f.name, f.applied) for f in result.response.filters] == [("filetype", applied)]

@@ -293,6 +293,11 @@ def apply_plan(
         if recorded == ("ignored",):
             return ("ignored",)
         planned = ("post",) if (name, value) in plan.checked_only else plan.ways[name]
+        if any(way != "ignored" for way in recorded):
+            # An aggregate's engines applied it their own ways (Bing in its query, Mojeek
+            # by its check): those are what happened, with the aggregate's own check.
+            own = ("post",) if name in plan.checks else ()
+            planned = tuple(w for w in _APPLYING_WAYS if w in recorded or w in own)
         if ("ignored" in recorded or name in checked.unchecked) and "ignored" not in planned:
             return (*planned, "ignored")
         return planned
@@ -383,9 +388,11 @@ def engines_record(
     with results it could not check, holds only for part of the merge: its record is
     every way the engines used, then ``ignored`` (:func:`apply_plan` reads it as partly
     applied), and ``unapplied_by`` names the engines that ignored it outright. A filter
-    every engine applied needs no record: the aggregate's plan holds. Without this the
-    aggregate would claim its own plan (``language: native``) for results from engines
-    that never saw the filter, and the model could not tell which.
+    every engine applied is recorded with the ways they used: the aggregate's plan says
+    only that it passed the filter on, so it claimed ``filetype: query`` where Mojeek's
+    share was checked here (``query``, ``post``). Without this the aggregate would claim
+    its own plan (``language: native``) for results from engines that never saw the
+    filter, and the model could not tell which.
 
     Args:
         records: Each contributing engine's id and ``SearchResponse.filters``.
@@ -405,9 +412,11 @@ def engines_record(
             merged.setdefault(item.name, (item.value, []))[1].append((engine, item.applied))
     result = []
     for name, (value, applied) in merged.items():
-        if not any("ignored" in ways for _, ways in applied):
-            continue
         used = {way for _, ways in applied for way in ways}
+        if "ignored" not in used:
+            ways = tuple(way for way in _APPLYING_WAYS if way in used)
+            result.append(AppliedFilter(name=name, value=value, applied=ways))
+            continue
         partly: tuple[FilterWay, ...] = ()
         unapplied: tuple[str, ...] = ()
         if len(applied) < len(records) or used != {"ignored"}:
