@@ -68,10 +68,13 @@ def site_conflict(
         True
     """
     tokens = tuple(tokens)
-    unwanted = _sites(tokens, "exclude_site", "-site:", exclude_domains, "exclude_domains")
-    if not unwanted:  # most searches with a site keep none out: nothing more to build
+    kinds = {token.kind for token in tokens}
+    if not (include_domains or "site" in kinds) or not (exclude_domains or "exclude_site" in kinds):
+        # Nothing to build: a query keeping a site out that wants none (``-site:x.com``),
+        # or one wanting a site that keeps out only a word (``site:x.com -tutorial``).
         return None
     wanted = _sites(tokens, "site", "site:", include_domains, "include_domains")
+    unwanted = _sites(tokens, "exclude_site", "-site:", exclude_domains, "exclude_domains")
     for site in wanted:
         for other in unwanted:
             if site.within(other):
