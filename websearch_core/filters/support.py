@@ -80,6 +80,7 @@ _SURE_FROM_URL: Final[frozenset[FilterName]] = frozenset(
 )
 """What an answer engine's sources are checked on: what their URLs tell for sure (the
 host; a type the path names), where their snippets are not judged."""
+_TYPE_KEPT_OUT: Final[frozenset[FilterName]] = frozenset({"exclude_filetype"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,7 @@ class FilterSupport:
             native=native,
             query=written - native,
             checked=_SURE_FROM_URL,
-            unpromised=frozenset({"exclude_filetype"}) - native,
+            unpromised=_TYPE_KEPT_OUT - native,
             domain_limit=domain_limit,
             one_domain_list=one_domain_list,
             query_fallback=written & native,
