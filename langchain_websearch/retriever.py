@@ -13,7 +13,7 @@ for the query, that answer is returned instead of an error, as in
 """
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -21,7 +21,8 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from pydantic import Field, ValidationError
+from langchain_core.runnables import RunnableConfig
+from pydantic import ConfigDict, Field, ValidationError
 
 from websearch_core import (
     SearchParams,
@@ -30,6 +31,7 @@ from websearch_core import (
 from websearch_core.client_options import ClientOptions
 from websearch_core.deadline import CallClock
 from websearch_core.models import Recency
+from websearch_core.pending_call import AwaitableMethod, awaitable_method
 from websearch_core.retrieval import answer_metadata, page_text, source_metadata
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_errors import renamed_arguments
@@ -155,10 +157,25 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
     recency: Recency | None = None
     """Only results from the last day, week, month or year, where the provider can."""
 
+    model_config = ConfigDict(ignored_types=(AwaitableMethod,))  # ainvoke: not a field
+
     if TYPE_CHECKING:
         # For type checkers alone (the base's ``**kwargs: Any`` let a misspelt option
         # through): at run time pydantic's ``__init__`` stays (see ``_keywords``).
         def __init__(self, **keywords: "Unpack[RetrieverKeywords]") -> None: ...
+
+    @awaitable_method("invoke", holder="retriever")
+    async def ainvoke(
+        self, /, input: str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """:meth:`BaseRetriever.ainvoke`, as a call that names itself if it is not awaited.
+
+        ``retriever.ainvoke("q")[0]`` said ``'coroutine' object is not subscriptable``;
+        the call now says ``retriever.invoke`` is its synchronous twin
+        (:mod:`websearch_core.pending_call`), as the tools' ``ainvoke`` does. Awaited, it
+        is LangChain's.
+        """
+        return await super().ainvoke(input, config, **kwargs)
 
     def _get_relevant_documents(
         self,

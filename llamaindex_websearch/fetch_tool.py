@@ -45,6 +45,7 @@ from ._options import (
 )
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
+from ._unawaited import name_unawaited
 
 __all__ = ["WebFetchArgs", "WebFetchFunctionTool", "create_web_fetch_tool", "web_fetch_metadata"]
 
@@ -187,6 +188,7 @@ class WebFetchFunctionTool(ToolCopies, PointsToFactory, FunctionTool, FetchClosi
 
 
 sign_spanned_methods(WebFetchFunctionTool, "call", "acall")
+name_unawaited(WebFetchFunctionTool, "acall", "call", "tool")  # not awaited: names `call`
 
 
 @refusing_unknown_keywords

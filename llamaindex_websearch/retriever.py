@@ -44,6 +44,7 @@ from websearch_core.tool_json_arguments import retriever_query
 
 from ._retrieve_calls import NO_QUERY, called_query
 from ._spans import without_span
+from ._unawaited import name_unawaited
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -312,6 +313,9 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
             node = _text_node(_source_text(source, with_content), metadata)
             nodes.append(NodeWithScore(node=node, score=1.0 / rank))
         return nodes
+
+
+name_unawaited(WebSearchRetriever, "aretrieve", "retrieve", "retriever")  # names `retrieve`
 
 
 def _refuse_given_options(options: Mapping[str, object]) -> None:

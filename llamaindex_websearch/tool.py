@@ -41,6 +41,7 @@ from ._options import (
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 from ._spec_functions import check_tool_list_arguments
+from ._unawaited import name_unawaited
 
 if TYPE_CHECKING:
     # The client (its providers, transport and filters) loads when a tool is built, not
@@ -186,6 +187,7 @@ class WebSearchFunctionTool(
 
 
 sign_spanned_methods(WebSearchFunctionTool, "call", "acall")
+name_unawaited(WebSearchFunctionTool, "acall", "call", "tool")  # not awaited: names `call`
 
 
 class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):

@@ -2,7 +2,7 @@
 
 ``spec.aweb_search("q").text`` said ``'coroutine' object has no attribute 'text'``, naming
 neither the call nor the spec's synchronous ``web_search``, as ``WebSearch.run`` did.
-(``tool.acall(...)`` keeps LlamaIndex's coroutine: its instrumentation wraps ``acall``.)
+(``tool.acall(...)`` names itself too: test_retrievers_unawaited.py.)
 """
 
 import inspect
