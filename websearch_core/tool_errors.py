@@ -147,7 +147,9 @@ def _not_taken(name: str, known: Sequence[str]) -> str:
     another search API gives an argument this tool has (Tavily's ``max_results``, Brave's
     ``count``, ``timelimit``) is told that argument: by spelling, ``max_results`` was
     pointed at ``num_search_results`` and ``timelimit`` at ``limit``, and a model trained
-    on those APIs sends those names.
+    on those APIs sends those names. A name a model invents for the main argument
+    (``q``, ``question``, ``input`` for ``query``; ``link`` for ``url``) is told that
+    argument (:mod:`websearch_core.invented_names`): by spelling, none was named.
     """
     if not name.isidentifier():  # LlamaIndex's "positional argument 6"
         return f"more than the {len(known)} arguments there are"
@@ -157,9 +159,10 @@ def _not_taken(name: str, known: Sequence[str]) -> str:
         directive = DIRECTIVE_ARGUMENTS.get(name.lower())
         if directive is not None:
             return f"not an argument (write {directive} in the query)"
-    from .param_names import OTHER_API_NAMES  # only when an argument was refused
+    from .invented_names import INVENTED_NAMES  # only when an argument was refused
+    from .param_names import OTHER_API_NAMES
 
-    meant = OTHER_API_NAMES.get(name.lower())
+    meant = OTHER_API_NAMES.get(name.lower()) or INVENTED_NAMES.get(name.lower())
     close = meant if meant in known else closest_name(name, known)
     return f"not an argument (did you mean {close}?)" if close else "not an argument"
 
