@@ -7,9 +7,11 @@ as ``2 validation errors for RetrievalStartEvent`` (``str_or_query_bundle.QueryB
 and failed as ``AttributeError: 'bytes' object has no attribute 'query_str'``. LangChain's
 retriever refuses each as ``1 validation error for WebSearchRetriever``, ``query: Input
 should be a valid string``; the LlamaIndex one now says the same, in the same class. A
-call that gives something besides the query (``retrieve("q", k=3)``, ``retrieve(query=
-"q")``, ``retrieve("q", 3)``, ``retrieve()``) is refused naming the method, what it takes,
-and where a retriever option goes (:class:`~websearch_core.call_errors.CallTypeError`).
+call that gives something besides the query and ``k`` (``retrieve(query="q")``,
+``retrieve("q", 3)``, ``retrieve("q", recency="day")``, ``retrieve()``) is refused naming
+the method, what it takes, and where a retriever option goes
+(:class:`~websearch_core.call_errors.CallTypeError`). ``k`` for one call is the
+retriever's own keyword, as LangChain's retriever takes it with each call.
 """
 
 from collections.abc import Collection, Mapping
@@ -55,7 +57,7 @@ def called_query(
         query: The first positional argument (:data:`NO_QUERY` when none was given).
         args: Any further positional arguments.
         kwargs: The keywords given (their values are never shown, their types only).
-        built_with: The retriever's own options (``k``, ``recency``...), given when built.
+        built_with: The retriever's options given only when built (``recency``...).
 
     Returns:
         The query, as given: a text or a ``QueryBundle``.
@@ -66,7 +68,9 @@ def called_query(
             same error, titled ``WebSearchRetriever``, as LangChain's retriever raises.
     """
     retriever = owner.partition(".")[0]
-    example = f'{owner.rpartition(".")[2]}("what to search for")'
+    method = owner.rpartition(".")[2]
+    example = f'{method}("what to search for")'
+    listed = ", ".join(sorted(built_with))
     if kwargs:
         name = next(iter(kwargs))
         if name in _QUERY_NAMES:
@@ -77,18 +81,18 @@ def called_query(
                 f"{retriever}({name}=...)"
             )
         else:
-            listed = ", ".join(sorted(built_with))
             instead = (
-                f"it takes the query alone ({example}); the retriever's options ({listed}) "
-                f"are given when it is built"
+                f'it takes the query and k= ({method}("what to search for", k=3)); the '
+                f"retriever's other options ({listed}) are given when it is built"
             )
         raise CallTypeError(f"{owner}() got an unexpected keyword argument {name!r}; {instead}")
     if args:
         kinds = ", ".join(type(arg).__name__ for arg in args)
         raise CallTypeError(
-            f"{owner}() takes the query alone, got {len(args)} more positional "
-            f"argument{'s' if len(args) > 1 else ''} ({kinds}); the retriever's options "
-            f"(k=, recency=, ...) are given when it is built: {retriever}(k=...)"
+            f"{owner}() takes the query by position and k by name, got {len(args)} more "
+            f"positional argument{'s' if len(args) > 1 else ''} ({kinds}): "
+            f'{method}("what to search for", k=3); the retriever\'s other options '
+            f"({listed}) are given when it is built: {retriever}(recency=...)"
         )
     if query is NO_QUERY:
         raise CallTypeError(f"{owner}() needs the query, a text or a QueryBundle: {example}")

@@ -17,6 +17,7 @@ searches are not comparable beyond their order.
 """
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, cast
 
 from llama_index.core.base.base_retriever import BaseRetriever
@@ -66,8 +67,13 @@ _CONFIG_OPTIONS = frozenset({"settings", "api_keys", "provider", "timeout_second
 """The options the retriever's config checks as its fields (refused as ``ValidationError``)."""
 _CHECKED = {CHECKED_ALREADY: True}
 """The config's validation context: :func:`_refuse_given_options` checked the other options."""
-_BUILT_WITH = ("k", "include_answer", "include_content", "recency")
+_BUILT_WITH = ("include_answer", "include_content", "recency")
 """The options a ``retrieve`` call's keyword may be meant as: each is given when built."""
+_CALL_K: ContextVar[int | None] = ContextVar("websearch_retrieve_k", default=None)
+"""The ``k`` given to the ``retrieve``/``aretrieve`` call running (``None``: the field's).
+
+LlamaIndex's ``retrieve`` hands ``_retrieve`` the query bundle alone; the call's ``k``
+reaches it through this, set around the base call and reset after it."""
 _base_retrieve = cast(
     "Callable[[BaseRetriever, QueryType], list[NodeWithScore]]",
     without_span(BaseRetriever.retrieve),
@@ -121,7 +127,8 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
 
     Args:
         web_search: A ready client; by default one is built from ``**options``.
-        k: Number of results to return (1-100; sent as the search ``limit``, extras cut).
+        k: Number of results to return (1-100; sent as the search ``limit``, extras cut);
+            a ``retrieve``/``aretrieve`` call may give its own (``retrieve("q", k=2)``).
         include_answer: Put the provider's written answer, when it gives one, first.
         include_content: Nodes hold the text of each result's page (up to 20).
         recency: Only results from the last day, week, month or year, where possible.
@@ -145,6 +152,7 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
         >>> retriever = WebSearchRetriever(k=3, api_keys={"brave": "..."})  # doctest: +SKIP
         >>> nodes = retriever.retrieve("what changed in Python 3.13")  # doctest: +SKIP
         >>> nodes[0].node.metadata["url"], nodes[0].score  # doctest: +SKIP
+        >>> top = retriever.retrieve("what changed in Python 3.13", k=1)  # doctest: +SKIP
         >>> engine = RetrieverQueryEngine.from_args(retriever, llm=llm)  # doctest: +SKIP
         >>> async with WebSearchRetriever(k=3) as retriever:  # doctest: +SKIP
         ...     nodes = await retriever.aretrieve("python 3.13")  # session closed on exit
@@ -196,7 +204,11 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
         return self._config.include_content
 
     def retrieve(
-        self, str_or_query_bundle: QueryType = NO_QUERY, *args: object, **kwargs: object
+        self,
+        str_or_query_bundle: QueryType = NO_QUERY,
+        *args: object,
+        k: int | None = None,
+        **kwargs: object,
     ) -> list[NodeWithScore]:
         """Retrieve the nodes for a query (a text or a ``QueryBundle``), as LlamaIndex's do.
 
@@ -204,24 +216,45 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
         span binds it to ``retrieve(str_or_query_bundle)`` and its event refuses a wrong
         query in its own model's words, neither naming this retriever.
 
+        Args:
+            str_or_query_bundle: The query.
+            *args: Refused: the query is all a call gives by position.
+            k: Number of results for this call only (default: the retriever's ``k``), as
+                LangChain's retriever takes it with each call (``invoke("q", k=2)``).
+            **kwargs: Refused, naming where each goes.
+
         Raises:
-            CallTypeError: No query, or anything besides it (a ``TypeError``).
-            pydantic.ValidationError: The query is not a text, or is blank or too long.
+            CallTypeError: No query, or anything besides it and ``k`` (a ``TypeError``).
+            pydantic.ValidationError: The query is not a text, or is blank or too long, or
+                ``k`` is not 1-100 (named ``k``, as LangChain's retriever names it).
         """
         query = called_query(f"{_OWNER}.retrieve", str_or_query_bundle, args, kwargs, _BUILT_WITH)
-        return _base_retrieve(self, query)
+        token = _CALL_K.set(k)
+        try:
+            return _base_retrieve(self, query)
+        finally:
+            _CALL_K.reset(token)
 
     async def aretrieve(
-        self, str_or_query_bundle: QueryType = NO_QUERY, *args: object, **kwargs: object
+        self,
+        str_or_query_bundle: QueryType = NO_QUERY,
+        *args: object,
+        k: int | None = None,
+        **kwargs: object,
     ) -> list[NodeWithScore]:
         """:meth:`retrieve` on the running loop, reusing the retriever's HTTP session.
 
         Raises:
-            CallTypeError: No query, or anything besides it (a ``TypeError``).
-            pydantic.ValidationError: The query is not a text, or is blank or too long.
+            CallTypeError: No query, or anything besides it and ``k`` (a ``TypeError``).
+            pydantic.ValidationError: The query is not a text, or is blank or too long, or
+                ``k`` is not 1-100.
         """
         query = called_query(f"{_OWNER}.aretrieve", str_or_query_bundle, args, kwargs, _BUILT_WITH)
-        return await _base_aretrieve(self, query)
+        token = _CALL_K.set(k)
+        try:
+            return await _base_aretrieve(self, query)
+        finally:
+            _CALL_K.reset(token)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Search from synchronous code (on its own loop and HTTP session).
@@ -243,9 +276,9 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
                 self._config.new_client, self._config.known_deadline_seconds()
             )
             response = client.search_sync(
-                params, include_content=self.include_content, content_limit=self._pages()
+                params, include_content=self.include_content, content_limit=_pages(params)
             )
-        return self._nodes(response)
+        return self._nodes(response, params)
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Search natively on the running loop, reusing the retriever's HTTP session.
@@ -267,9 +300,9 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
                 self._config.new_client, self._config.known_deadline_seconds()
             )
             response = await client.search(
-                params, include_content=self.include_content, content_limit=self._pages()
+                params, include_content=self.include_content, content_limit=_pages(params)
             )
-        return self._nodes(response)
+        return self._nodes(response, params)
 
     def _entered_uses(self) -> Sequence["Use"]:
         """Entering imports the chain, and the page fetcher when ``include_content`` fetches.
@@ -287,27 +320,26 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
         await self._clients.aclose()
 
     def _params(self, query_bundle: QueryBundle) -> SearchParams:
-        """The search for the query; an invalid query's error names this class.
+        """The search for the query, ``k`` the call's if it gave one; errors name this class.
 
         Raises:
-            pydantic.ValidationError: The query is invalid (blank, too long).
+            pydantic.ValidationError: The query is invalid (blank, too long), or the call's
+                ``k`` is not 1-100 (named ``k``, as given).
         """
         config = self._config
         text = retriever_query(query_bundle.query_str, type(self).__name__)
+        k = _CALL_K.get()
         try:
-            return SearchParams(query=text, limit=config.k, recency=config.recency)
+            limit = config.k if k is None else k
+            return SearchParams(query=text, limit=limit, recency=config.recency)
         except ValidationError as error:
-            raise renamed_arguments(error, {}, type(self).__name__) from None
+            raise renamed_arguments(error, {"limit": "k"}, type(self).__name__) from None
 
-    def _pages(self) -> int:
-        """How many pages ``include_content`` fetches: one per result, up to 20."""
-        return min(self._config.k, MAX_PAGES)
-
-    def _nodes(self, response: SearchResponse) -> list[NodeWithScore]:
+    def _nodes(self, response: SearchResponse, params: SearchParams) -> list[NodeWithScore]:
         nodes: list[NodeWithScore] = []
         if self._config.include_answer and response.answer and response.answer.strip():
             nodes.append(NodeWithScore(node=_answer_node(response), score=1.0))
-        for rank, source in enumerate(response.sources[: self._config.k], start=1):
+        for rank, source in enumerate(response.sources[: params.limit], start=1):
             with_content = self._config.include_content
             metadata = source_metadata(source, response.provider, rank, with_content=with_content)
             node = _text_node(_source_text(source, with_content), metadata)
@@ -316,6 +348,11 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
 
 
 name_unawaited(WebSearchRetriever, "aretrieve", "retrieve", "retriever")  # names `retrieve`
+
+
+def _pages(params: SearchParams) -> int:
+    """How many pages ``include_content`` fetches: one per result asked for, up to 20."""
+    return min(params.limit or 1, MAX_PAGES)
 
 
 def _refuse_given_options(options: Mapping[str, object]) -> None:

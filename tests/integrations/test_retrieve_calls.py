@@ -2,9 +2,11 @@
 
 LlamaIndex's span and start event read the call before the retriever does: a list, a number,
 ``None`` or a dict as the query was ``2 validation errors for RetrievalStartEvent``, bytes an
-``AttributeError`` about ``query_str``, and ``retrieve("q", k=3)``, ``retrieve(query="q")``,
-``retrieve("q", 3)`` or ``retrieve()`` the span's bare ``TypeError`` naming no method. Each is
-now refused naming the retriever, before any request (the simulator counts none).
+``AttributeError`` about ``query_str``, and ``retrieve("q", recency="day")``,
+``retrieve(query="q")``, ``retrieve("q", 3)`` or ``retrieve()`` the span's bare ``TypeError``
+naming no method. Each is now refused naming the retriever, before any request (the
+simulator counts none). ``k`` for one call is taken, as LangChain's retriever takes it
+(test_retriever_call_k.py).
 """
 
 from typing import Any
@@ -55,9 +57,9 @@ async def test_a_wrong_query_is_refused_by_aretrieve_too(sim: Simulator, query: 
 CALLS: list[tuple[tuple[Any, ...], dict[str, Any], str]] = [
     (
         ("python",),
-        {"k": 3},
-        "WebSearchRetriever.retrieve() got an unexpected keyword argument 'k'; k is an "
-        "option of the retriever, given when it is built: WebSearchRetriever(k=...)",
+        {"recency": "day"},
+        "WebSearchRetriever.retrieve() got an unexpected keyword argument 'recency'; recency "
+        "is an option of the retriever, given when it is built: WebSearchRetriever(recency=...)",
     ),
     (
         (),
@@ -69,15 +71,16 @@ CALLS: list[tuple[tuple[Any, ...], dict[str, Any], str]] = [
         ("python",),
         {"limit": 3},
         "WebSearchRetriever.retrieve() got an unexpected keyword argument 'limit'; it "
-        'takes the query alone (retrieve("what to search for")); the retriever\'s options '
-        "(include_answer, include_content, k, recency) are given when it is built",
+        'takes the query and k= (retrieve("what to search for", k=3)); the retriever\'s '
+        "other options (include_answer, include_content, recency) are given when it is built",
     ),
     (
         ("python", 3),
         {},
-        "WebSearchRetriever.retrieve() takes the query alone, got 1 more positional "
-        "argument (int); the retriever's options (k=, recency=, ...) are given when it is "
-        "built: WebSearchRetriever(k=...)",
+        "WebSearchRetriever.retrieve() takes the query by position and k by name, got 1 "
+        'more positional argument (int): retrieve("what to search for", k=3); the '
+        "retriever's other options (include_answer, include_content, recency) are given "
+        "when it is built: WebSearchRetriever(recency=...)",
     ),
     (
         (),
@@ -103,7 +106,7 @@ def test_a_call_that_is_not_one_query_names_the_method(
 async def test_aretrieve_names_itself(sim: Simulator) -> None:
     _, llamaindex = _both(sim)
     with pytest.raises(TypeError, match=r"^WebSearchRetriever\.aretrieve\(\) got an unexpected"):
-        await llamaindex.aretrieve("python", k=3)
+        await llamaindex.aretrieve("python", recency="day")
     assert sim["brave"].requests == []
 
 
