@@ -1,0 +1,69 @@
+"""The README's advice for a ``WebSearch`` of one's own made into a LangChain tool holds.
+
+``StructuredTool.from_function(coroutine=ws.run)`` (or ``tool(ws.run)``) fails as LangChain
+reads the schema, with ``TypeError: Unpack accepts only a single type`` raised inside
+langchain-core on ``run``'s ``**params: Unpack[SearchOptions]``: nothing in it names our
+tool. The README now says so and shows what works: ``WebSearchTool(web_search=ws)``, or the
+call wrapped in a function of the arguments a model should give. Every test here is a guard
+(the advice is documentation; the code is unchanged): it fails if the README's block stops
+working or its account of the direct wrapping stops being true.
+"""
+
+import json
+import warnings
+from pathlib import Path
+
+from langchain_core.tools import StructuredTool
+from pydantic import BaseModel
+
+from tests.integrations._readme_scripts import as_script, readme_block, run_script, user_env
+from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
+from websearch_core.testing import Simulator
+
+
+def test_the_readme_s_two_ways_answer_from_the_simulator(
+    threaded_sim: Simulator, tmp_path: Path
+) -> None:
+    """A guard: the block runs as a user's script; both tools search, and the wrapped one
+    offers the model its ``query`` alone."""
+    block = readme_block("async def web_search(query: str) -> str:")
+    checks = (
+        "\nours = await search_tool.ainvoke({'query': 'python'})\n"
+        "wrapped = await web_search.ainvoke({'query': 'rust'})\n"
+        "print(json.dumps({'ours': ours, 'wrapped': wrapped, 'args': list(web_search.args)}))\n"
+        "await ws.aclose()\n"
+    )
+    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in threaded_sim.providers]
+    env = {
+        **user_env(tmp_path),
+        "WEBSEARCH_BASE_URLS": json.dumps(threaded_sim.base_urls()),
+        "WEBSEARCH_EXCLUDE": ",".join(others),
+        "BRAVE_API_KEY": threaded_sim.api_keys()["brave"],
+    }
+    done = run_script(as_script(block, checks), env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["ours"].startswith("[1] python result 1")
+    assert found["wrapped"].startswith("[1] rust result 1")
+    assert found["args"] == ["query"]
+
+
+def test_wrapping_run_directly_is_what_the_readme_says() -> None:
+    """A guard: LangChain's schema of ``ws.run`` holds more than the query, and reading it
+    fails in langchain-core (a release that reads it gets a schema that still offers
+    ``use_cache`` and ``params``: the README's advice stands either way)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pydantic's ArbitraryTypeWarning for Unpack
+        made = StructuredTool.from_function(
+            coroutine=WebSearch().run, name="web_search", description="Search the web."
+        )
+        schema = made.args_schema
+        assert isinstance(schema, type) and issubclass(schema, BaseModel)
+        fields = list(schema.model_fields)
+        assert fields[0] == "query" and {"use_cache", "params"} <= set(fields)
+        try:
+            offered = made.args
+        except TypeError as error:
+            assert "Unpack" in str(error)
+        else:
+            assert {"use_cache", "params"} <= set(offered)
