@@ -1248,11 +1248,20 @@ def _close_left_open() -> None:
     A loop that is run but never closed (``loop.run_until_complete`` alone, or
     ``nest_asyncio``'s ``asyncio.run`` in a notebook) never finalises the guard, and aiohttp
     then reports the session as unclosed as the interpreter exits. Such a loop is idle
-    now, so each guard's closing is run on it here.
+    now, so each guard's closing is run on it here. A loop closed without being shut
+    down can run nothing: its open session is reported, saying what to run
+    (:mod:`websearch_core.closed_loops`).
     """
+    said: set[int] = set()
     for guard in list(_GUARDS_AT_EXIT):
         loop = guard.loop
-        if loop.is_closed() or loop.is_running():
+        if loop.is_closed():
+            if guard.session is not None and not guard.session.closed:
+                from .closed_loops import say_left_on_closed_loop  # only when one was left
+
+                say_left_on_closed_loop(loop, said)
+            continue
+        if loop.is_running():
             continue
         with contextlib.suppress(Exception):
             loop.run_until_complete(guard.generator.aclose())

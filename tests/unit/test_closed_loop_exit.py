@@ -1,0 +1,96 @@
+"""A session left on an event loop closed by hand is reported at exit, saying what to run.
+
+``loop.run_until_complete(ws.run(...))`` then ``loop.close()`` without
+``loop.shutdown_asyncgens()`` left the session open where nothing can close it, and the
+exit printed aiohttp's ``Unclosed client session`` and ``Unclosed connector`` alone;
+``ws.close()`` after ``loop.close()`` returned silently with the session still open. Each
+script runs in a fresh interpreter (the report comes from the exit check), searching the
+loopback simulator.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from websearch_core import SEARCH_PROVIDER_ORDER
+from websearch_core.closed_loops import LEFT_ON_CLOSED_LOOP
+from websearch_core.testing import Simulator
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+_SCRIPT = """
+import asyncio, sys
+from websearch_core import WebSearch
+
+clients = [WebSearch() for _ in range(int(sys.argv[2]))]
+loop = asyncio.new_event_loop()
+for ws in clients:
+    print(loop.run_until_complete(ws.run("python")).text.splitlines()[0])
+if sys.argv[1] == "shut down":
+    loop.run_until_complete(loop.shutdown_asyncgens())
+if sys.argv[1] == "closed first":
+    for ws in clients:
+        loop.run_until_complete(ws.aclose())
+loop.close()
+if sys.argv[1] == "close after":
+    clients[0].close()
+"""
+
+
+@pytest.fixture
+def sim() -> Iterator[Simulator]:
+    """Brave on loopback, served from a thread (the script's loop is its own)."""
+    with Simulator(["brave"]).running_in_thread() as simulator:
+        yield simulator
+
+
+def _run(sim: Simulator, tmp_path: Path, how: str, clients: int = 1) -> tuple[str, str]:
+    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "WEBSEARCH_STATE_BACKEND": "memory",
+        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
+        "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
+        "WEBSEARCH_EXCLUDE": ",".join(others),
+        "BRAVE_API_KEY": sim.api_keys()["brave"],
+        "PYTHONPATH": str(_ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, how, str(clients)],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[1] python result 1 (11mo ago)"] * clients
+    return done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("how", ["closed alone", "close after"])
+def test_a_loop_closed_without_shutting_down_is_reported_once(
+    sim: Simulator, tmp_path: Path, how: str
+) -> None:
+    _, stderr = _run(sim, tmp_path, how, clients=2)
+    lines = stderr.splitlines()
+    assert lines.count(LEFT_ON_CLOSED_LOOP) == 1  # two clients, one loop: one report
+    assert lines.index(LEFT_ON_CLOSED_LOOP) < lines.index("Unclosed client session")
+
+
+@pytest.mark.parametrize("how", ["shut down", "closed first"])
+def test_guard_a_loop_shut_down_or_a_client_closed_first_prints_nothing(
+    sim: Simulator, tmp_path: Path, how: str
+) -> None:
+    """A guard (passes before and after): as the README says, nothing is left to report."""
+    _, stderr = _run(sim, tmp_path, how)
+    assert stderr == ""
