@@ -29,9 +29,16 @@ class _SpannedAwaitable(AwaitableMethod[Any, ..., Any]):
     """
 
     def __call__(self, instance: Any, /, *args: Any, **kwargs: Any) -> PendingCall[Any]:
-        """The spanned method's call on ``instance``, as a :class:`PendingCall` to await."""
+        """The spanned method's call on ``instance``, as a :class:`PendingCall` to await.
+
+        The coroutine is the span's, named ``Dispatcher.span.<locals>.async_wrapper``:
+        renamed after the method (``WebSearchFunctionTool.acall``), Python's ``coroutine
+        ... was never awaited`` warning, for a call dropped unused, names the call made.
+        """
         bound = self._method.__get__(instance, type(instance))
-        return PendingCall(bound(*args, **kwargs), type(instance), self._twin)
+        coroutine = bound(*args, **kwargs)
+        coroutine.__qualname__ = self._method.__qualname__
+        return PendingCall(coroutine, type(instance), self._twin)
 
 
 def name_unawaited(cls: type, name: str, twin: str, holder: str) -> None:

@@ -8,7 +8,9 @@ object is not subscriptable``, and ``print(tool.acall(...))`` showed LlamaIndex'
 """
 
 import asyncio
+import gc
 import inspect
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -88,6 +90,19 @@ def test_indexing_iterating_or_printing_it_names_the_call(pending: tuple[str, An
     shown = repr(coroutine)
     assert shown.startswith("<") and shown.endswith(">")
     _names_the_call(label, shown[1:-1])
+
+
+@pytest.mark.parametrize("label", ["search acall", "fetch acall", "llamaindex aretrieve"])
+def test_a_call_dropped_unused_is_named_in_python_s_warning(label: str) -> None:
+    """``tool.acall(...)`` as a statement was warned of as ``coroutine
+    'Dispatcher.span.<locals>.async_wrapper' was never awaited``: LlamaIndex's wrapper."""
+    build, call, start = _CALLS[label]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call(build())
+        gc.collect()
+    said = [str(warning.message) for warning in caught if warning.category is RuntimeWarning]
+    assert said == [f"coroutine '{start.partition('(')[0]}' was never awaited"]
 
 
 async def test_awaited_they_answer_with_one_span_as_before(sim: Simulator) -> None:
