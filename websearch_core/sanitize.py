@@ -16,7 +16,11 @@ to remember it:
   page's site name, related questions and search queries) is cut to :data:`LINE_LIMIT`
   UTF-16 units and a date to :data:`DATE_LIMIT`, ``…`` last: Brave's documented title and
   date rule, for every provider, so no upstream fills an agent's context through one field.
-  Secrets are masked first, so a cut never leaves a key's head showing.
+  The rest of what a response carries is bounded too, each by what it is: an answer to
+  :data:`ANSWER_LIMIT` (the cut said in it, :data:`ANSWER_CUT_MARK`), a snippet or cited
+  text kept in the details and the cache to :data:`KEPT_SNIPPET_LIMIT`, a note to
+  :data:`NOTE_LIMIT`, the ``model`` and ``request_id`` to :data:`ID_LIMIT`. Secrets are
+  masked first, so a cut never leaves a key's head showing.
 * **URLs:** a source or citation URL must be absolute ``http(s)`` with a host, no userinfo
   and nothing around it; otherwise the entry is dropped.
 * **Secrets:** every shape of every credential (:mod:`websearch_core.redaction`) is masked,
@@ -30,7 +34,7 @@ Example:
 """
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -50,10 +54,15 @@ from .redaction import Redactor
 from .utf16_text import truncate_text, utf16_len
 
 __all__ = [
+    "ANSWER_CUT_MARK",
+    "ANSWER_LIMIT",
     "DATE_LIMIT",
+    "ID_LIMIT",
+    "KEPT_SNIPPET_LIMIT",
     "LINE_LIMIT",
     "MAX_CITATIONS",
     "MAX_SOURCES",
+    "NOTE_LIMIT",
     "clean_response",
     "clean_text",
     "is_clean_url",
@@ -73,6 +82,26 @@ LINE_LIMIT = 300
 DATE_LIMIT = 100
 """UTF-16 units of a published date kept: Brave's documented date cut. A date is short; a
 longer one is text a provider put where a date belongs."""
+ANSWER_LIMIT = 100_000
+"""UTF-16 units of an answer kept, :data:`ANSWER_CUT_MARK` included. The answer is the point
+of an answer engine, so the bound is generous: about 25,000 tokens, three times the 8,192
+Perplexity is asked for by default (the largest budget the spec sends), so no answer a
+provider was asked for is cut, while a runaway or hostile one (a megabyte) cannot fill the
+model's context, the command's JSON or the cache."""
+ANSWER_CUT_MARK = f"\n\n[Answer cut: longer than {ANSWER_LIMIT:,} characters.]"
+"""Ends an answer cut to :data:`ANSWER_LIMIT` (after the head kept and ``…``): the
+model and a program reading the details are told that more was sent, not left to take the
+head for the whole."""
+KEPT_SNIPPET_LIMIT = 10_000
+"""UTF-16 units of a snippet or cited text kept in the details and the cache (the model's
+text cuts it to 240): Parallel's documented per-result excerpt cap
+(``max_chars_per_result``), the largest a provider documents (Brave's is 8,000)."""
+NOTE_LIMIT = 1_000
+"""UTF-16 units of one note kept. A note quotes upstream text (an engine's reason, a
+warning) after the core's own words, which are far shorter."""
+ID_LIMIT = 100
+"""UTF-16 units of the ``model`` and ``request_id`` kept: each is one short token (a model
+name, a UUID, ``resp_`` and 48 hex digits); a longer one is text put where an id belongs."""
 _GROUP_CHARACTERS = 1 << 18
 """Characters of multi-line text checked at once for cleaning: each of the check's copies
 of a group is at most 1 MiB (four bytes a character), however much text a response has."""
@@ -186,14 +215,14 @@ def clean_response(
     )
     update = _changed(
         response,
-        answer=clean.block(response.answer),
+        answer=clean.answer(response.answer),
         sources=sources,
         citations=citations,
         related_questions=tuple(map(clean.line, response.related_questions[:MAX_LIST_ITEMS])),
         search_queries=tuple(map(clean.line, response.search_queries[:MAX_LIST_ITEMS])),
-        model=clean.optional_whole_line(response.model),
-        request_id=clean.optional_whole_line(response.request_id),
-        notes=tuple(map(clean.whole_line, response.notes)),
+        model=clean.optional_line(response.model, ID_LIMIT),
+        request_id=clean.optional_line(response.request_id, ID_LIMIT),
+        notes=tuple(clean.line(note, NOTE_LIMIT) for note in response.notes),
     )
     return response.model_copy(update=update) if update else response
 
@@ -221,17 +250,31 @@ class _TextCleaner:
         """:meth:`line` for a field that may be absent."""
         return self.line(text, limit) if text else text
 
-    def whole_line(self, text: str) -> str:
-        """One-line text that is not cut: notes (the core's own texts among them)."""
-        return self._mask(clean_text(text))
+    def block(self, text: str | None, limit: int | None = None) -> str | None:
+        """Text that keeps its line breaks and tabs (snippets, answers, page text).
 
-    def optional_whole_line(self, text: str | None) -> str | None:
-        """:meth:`whole_line` for a field that may be absent (the model, the request id)."""
-        return self.whole_line(text) if text else text
+        Args:
+            text: Upstream text, if any.
+            limit: UTF-16 units kept, ``…`` last (masked first, as :meth:`line` is);
+                ``None`` keeps it whole (a provider-sent page).
+        """
+        if not text:
+            return text
+        kept = self._mask(clean_text(text, multiline=True))
+        return kept if limit is None else truncate_text(kept, limit)
 
-    def block(self, text: str | None) -> str | None:
-        """Text that keeps its line breaks and tabs (snippets, answers, page text)."""
-        return self._mask(clean_text(text, multiline=True)) if text else text
+    def answer(self, text: str | None) -> str | None:
+        """An answer: :meth:`block`, cut to :data:`ANSWER_LIMIT` UTF-16 units.
+
+        The cut ends in ``…`` and :data:`ANSWER_CUT_MARK`, so whoever reads it knows it
+        is not the whole answer. It falls where the limit does, not at a word: the head of
+        text with one megabyte-long word would keep nothing of it.
+        """
+        kept = self.block(text)
+        if not kept or not _longer((kept,), ANSWER_LIMIT):
+            return kept
+        head = truncate_text(kept, ANSWER_LIMIT - utf16_len(ANSWER_CUT_MARK))
+        return head + ANSWER_CUT_MARK
 
     def keeps_url(self, url: str) -> bool:
         """Whether a source or citation with ``url`` is kept: clean, and holding no secret."""
@@ -242,7 +285,7 @@ class _TextCleaner:
         update = _changed(
             source,
             title=self.line(source.title),
-            snippet=self.block(source.snippet),
+            snippet=self.block(source.snippet, KEPT_SNIPPET_LIMIT),
             published_date=self.optional_line(source.published_date, DATE_LIMIT),
             author=self.optional_line(source.author),
             content=self.page(source.content),
@@ -252,7 +295,9 @@ class _TextCleaner:
     def citation(self, citation: SearchCitation) -> SearchCitation:
         """``citation`` with its texts cleaned (itself when unchanged)."""
         update = _changed(
-            citation, title=self.line(citation.title), cited_text=self.block(citation.cited_text)
+            citation,
+            title=self.line(citation.title),
+            cited_text=self.block(citation.cited_text, KEPT_SNIPPET_LIMIT),
         )
         return citation.model_copy(update=update) if update else citation
 
@@ -447,16 +492,16 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
     """Every upstream text of ``response``: one-line texts, multi-line texts and URLs.
 
     Returns:
-        The three lists, and whether a one-line text or a date is longer than the full
-        pass keeps it (:data:`LINE_LIMIT`, :data:`DATE_LIMIT`): then that pass must run.
+        The three lists, and whether a text is longer than the full pass keeps it (a line,
+        a date, an id, a note, a snippet or the answer; :data:`LINE_LIMIT` and the other
+        limits): then that pass must run.
     """
-    # Notes quote upstream text too (an engine's reason, a warning): as likely to echo a key.
-    lines: list[str] = [*response.related_questions, *response.search_queries, *response.notes]
-    if response.model:
-        lines.append(response.model)
-    if response.request_id:
-        lines.append(response.request_id)
-    blocks: list[str] = [response.answer] if response.answer else []
+    lines: list[str] = [*response.related_questions, *response.search_queries]
+    # The model and the request id, each a short token, have their own bound.
+    ids = [text for text in (response.model, response.request_id) if text]
+    answer = response.answer
+    blocks: list[str] = [answer] if answer else []
+    snippets: list[str] = []
     urls: list[str] = []
     dates: list[str] = []
     for source in response.sources:
@@ -467,21 +512,33 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
         if source.author:
             lines.append(source.author)
         if source.snippet:
-            blocks.append(source.snippet)
+            snippets.append(source.snippet)
         if source.content is not None:
             _page_texts(source.content, lines, blocks)
     for citation in response.citations:
         lines.append(citation.title)
         urls.append(citation.url)
         if citation.cited_text:
-            blocks.append(citation.cited_text)
-    too_long = _longer(lines, LINE_LIMIT) or _longer(dates, DATE_LIMIT)
+            snippets.append(citation.cited_text)
+    # Notes quote upstream text too (an engine's reason, a warning): as likely to echo a key.
+    notes = response.notes
+    too_long = (
+        _longer(lines, LINE_LIMIT)
+        or _longer(dates, DATE_LIMIT)
+        or _longer(ids, ID_LIMIT)
+        or _longer(snippets, KEPT_SNIPPET_LIMIT)
+        or _longer(notes, NOTE_LIMIT)
+        or bool(answer and _longer((answer,), ANSWER_LIMIT))
+    )
     lines += dates
+    lines += ids
+    lines += notes
+    blocks += snippets
     return lines, blocks, urls, too_long
 
 
-def _longer(texts: list[str], limit: int) -> bool:
-    """Whether one of ``texts`` is over ``limit`` UTF-16 units (notes may be, left whole).
+def _longer(texts: Sequence[str], limit: int) -> bool:
+    """Whether one of ``texts`` is over ``limit`` UTF-16 units.
 
     A character is at most two units, so texts all within ``limit // 2`` characters are
     told by one ``max`` over their lengths, without counting units (nearly every response).
