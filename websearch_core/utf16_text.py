@@ -25,11 +25,13 @@ def utf16_len(text: str) -> int:
     """Length in UTF-16 code units, as the spec's reference implementation counts.
 
     ASCII text (``str.isascii`` reads a flag, it does not scan) is one unit a character,
-    so only other text is encoded to be counted.
+    so only other text is encoded to be counted. A lone surrogate (JSON may escape one) is
+    one unit, as JavaScript counts it: upstream text is measured before cleaning drops it,
+    and counting it must not raise.
     """
     if text.isascii():
         return len(text)
-    return len(_UTF16_ENCODE(text)[0]) // 2
+    return len(_UTF16_ENCODE(text, "surrogatepass")[0]) // 2
 
 
 def truncate_text(text: str, limit: int, *, at_word: bool = False) -> str:

@@ -33,6 +33,8 @@ ANSWER_MARK: Final = "…\n\n[Answer cut: longer than 100,000 characters.]"
 KEPT_SNIPPET_LIMIT: Final = 10_000
 NOTE_LIMIT: Final = 1_000
 ID_LIMIT: Final = 100
+LONE: Final = "<lone surrogate>"
+"""Stands for ``\\ud800`` escaped in the served JSON."""
 
 Body = dict[str, Any]
 Edit = Callable[[Body, str], None]
@@ -155,7 +157,8 @@ async def _search(
     async with Simulator([provider]) as sim:
         key = sim.api_keys()[provider]
         edit(body, text.replace("{key}", key) if key_in else text)
-        served = json.dumps(body, ensure_ascii=False)
+        # A lone surrogate can only be sent escaped: JSON's \ud800, as an upstream may.
+        served = json.dumps(body, ensure_ascii=False).replace(LONE, "\\ud800")
         content_type = "application/json"
         if provider == "gemini":  # the Developer API streams (alt=sse)
             served, content_type = f"data: {served}\n\n", "text/event-stream"
@@ -268,3 +271,18 @@ async def test_gemini_s_and_xai_s_served_titles_are_cut(edit: Edit) -> None:
     assert any(f"{'M' * 299}…" in line for line in titles), served.text[:500]
     assert "M" * 300 not in served.text
     assert len(served.json) < 20_000
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [(_set("request_id"), "request_id"), (_set("results", 0, "title"), "title")],
+    ids=["request_id", "title"],
+)
+async def test_a_lone_surrogate_in_a_long_field_is_dropped_not_fatal(
+    edit: Edit, field: str
+) -> None:
+    """Lengths are measured before cleaning drops a lone surrogate; measuring one raised."""
+    served = await _search("tavily", edit, "x" * 200 + LONE)
+    response = served.result.response
+    kept = response.request_id if field == "request_id" else response.sources[0].title
+    assert kept == ("x" * (ID_LIMIT - 1) + "…" if field == "request_id" else "x" * 200)
