@@ -76,11 +76,12 @@ async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
             "Snippet 3 about python asyncio.",
         ),
     ]
-    # The wire has age "January 1, 2026" and page_age "2026-01-01T00:00:00": ISO wins.
+    # The wire has age "January 1, 2026" and page_age "2026-01-01T00:00:00": ISO wins, with
+    # the zone it is read in (UTC) said.
     assert [s.published_date for s in response.sources] == [
-        "2026-01-01T00:00:00",
-        "2026-01-02T00:00:00",
-        "2026-01-03T00:00:00",
+        "2026-01-01T00:00:00+00:00",
+        "2026-01-02T00:00:00+00:00",
+        "2026-01-03T00:00:00+00:00",
     ]
     assert response.sources[0].age_seconds is not None
     assert [(a.provider, a.outcome) for a in response.attempts] == [("brave", "success")]
@@ -126,7 +127,7 @@ async def test_a_recent_page_with_a_relative_age_gets_its_iso_date(sim: Simulato
     undated, recent = result.response.sources
     assert (undated.published_date, undated.age_seconds) == (None, None)
     # Brave wrote age "2 days ago"; the result carries page_age's ISO timestamp instead.
-    assert recent.published_date == published.replace(tzinfo=None).isoformat()
+    assert recent.published_date == published.isoformat()  # page_age is UTC, said as such
     assert recent.age_seconds is not None
     assert abs(recent.age_seconds - (2 * 86400 + 3 * 3600)) < 60
     assert "\n[2] Recent (2d ago)\n" in result.text

@@ -87,7 +87,7 @@ async def test_documents_carry_the_snippet_and_the_metadata(sim: Simulator) -> N
         assert list(doc.metadata) == SOURCE_KEYS
         assert doc.metadata["title"] == f"python asyncio result {rank}"
         assert doc.metadata["url"] == f"https://site{rank}.example.org/python-asyncio"
-        assert doc.metadata["published_date"] == f"2026-01-{rank:02d}T00:00:00"
+        assert doc.metadata["published_date"] == f"2026-01-{rank:02d}T00:00:00+00:00"
         assert isinstance(doc.metadata["age_seconds"], int)
         assert doc.metadata["provider"] == "brave"
         assert doc.metadata["rank"] == rank

@@ -106,7 +106,7 @@ async def test_nodes_carry_title_url_snippet_metadata_and_reciprocal_rank(sim: S
         assert list(node.metadata) == SOURCE_KEYS
         assert node.metadata["title"] == f"python asyncio result {rank}"
         assert node.metadata["url"] == url
-        assert node.metadata["published_date"] == f"2026-01-{rank:02d}T00:00:00"
+        assert node.metadata["published_date"] == f"2026-01-{rank:02d}T00:00:00+00:00"
         assert isinstance(node.metadata["age_seconds"], int)
         assert node.metadata["provider"] == "brave"
         assert node.metadata["rank"] == rank

@@ -266,8 +266,9 @@ def test_parse_real_capture_laravel() -> None:
         "We’ve already laid the foundation — freeing you to create without sweating the "
         "small things."
     )
-    # page_age (ISO, no time zone) rather than age "May 1, 2023": one date format for all.
-    assert first.published_date == "2023-05-01T20:10:05"
+    # page_age (ISO, no time zone, so UTC said) rather than age "May 1, 2023": one date
+    # format for all.
+    assert first.published_date == "2023-05-01T20:10:05+00:00"
 
     wikipedia = sources[1]
     assert wikipedia.title == "Laravel - Wikipedia"
@@ -278,14 +279,14 @@ def test_parse_real_capture_laravel() -> None:
     )
     assert "<strong>" not in wikipedia.snippet
     # age is "2 days ago"; page_age gives the absolute date, so the age keeps counting.
-    assert wikipedia.published_date == "2024-03-27T15:31:02"
+    assert wikipedia.published_date == "2024-03-27T15:31:02+00:00"
     assert wikipedia.age_seconds is not None
 
     # A bare host gains its trailing slash, as a WHATWG URL's href does.
     laracasts = next(s for s in sources if s.title == "Laracasts: Learn Laravel")
     assert laracasts.url == "https://laracasts.com/"
     assert laracasts.snippet == "We cannot provide a description for this page right now"
-    assert laracasts.published_date == "2022-06-08T10:30:02"
+    assert laracasts.published_date == "2022-06-08T10:30:02+00:00"
 
     # Entities are decoded as well as tags stripped.
     twitter = next(s for s in sources if s.url == "https://twitter.com/search?q=laravel")
@@ -296,7 +297,7 @@ def test_parse_real_capture_laravel() -> None:
     last = sources[-1]
     assert last.title == "What Is Laravel? (Definition, Uses, Features) | Built In"
     assert last.url == "https://builtin.com/software-engineering-perspectives/laravel"
-    assert last.published_date == "2022-12-21T00:00:00"
+    assert last.published_date == "2022-12-21T00:00:00+00:00"
 
     assert all("<" not in (s.snippet or "") for s in sources)
     assert [s.url for s in sources[:5]] == [
@@ -364,7 +365,7 @@ def test_capture_ages_are_measured_from_the_iso_date_shown() -> None:
     # 2023-05-01T20:10:05 (UTC) to 2024-03-30T12:00:00 UTC.
     assert sources[0].age_seconds == (333 * 86400) + 15 * 3600 + 49 * 60 + 55
     # age says "1 day ago"; page_age 2024-03-28T19:35:02 says how long exactly.
-    assert sources[3].published_date == "2024-03-28T19:35:02"
+    assert sources[3].published_date == "2024-03-28T19:35:02+00:00"
     assert sources[3].age_seconds == 86400 + 16 * 3600 + 24 * 60 + 58
 
 
@@ -405,7 +406,7 @@ def test_a_date_with_no_measurable_age_shows_the_iso_date_itself() -> None:
     source = parse_source(item, now=NOW)
     assert source is not None and source.age_seconds == 0
     text = format_for_llm(SearchResponse(provider="brave", sources=(source,)))
-    assert text.startswith("[1] T (2024-03-30T12:00:00)\n")
+    assert text.startswith("[1] T (2024-03-30T12:00:00+00:00)\n")
 
 
 # --- parsing rules ----------------------------------------------------------------------------
@@ -438,7 +439,7 @@ def test_snippet_joins_unique_description_and_extra_snippets() -> None:
 @pytest.mark.parametrize(
     ("text", "iso"),
     [
-        ("2023-05-01T20:10:05", "2023-05-01T20:10:05"),
+        ("2023-05-01T20:10:05", "2023-05-01T20:10:05+00:00"),
         ("2024-02-01T10:00:00Z", "2024-02-01T10:00:00Z"),
         ("2024-02-01T10:00:00.250+02:00", "2024-02-01T10:00:00.250+02:00"),
         ("2024-02-01", "2024-02-01"),
@@ -448,7 +449,7 @@ def test_snippet_joins_unique_description_and_extra_snippets() -> None:
         ("December 21, 2022", "2022-12-21"),
         ("1 Jun 2021", "2021-06-01"),
         ("Mar 2020", "2020-03-01"),
-        ("2023-05-01 20:10:05", "2023-05-01T20:10:05"),
+        ("2023-05-01 20:10:05", "2023-05-01T20:10:05+00:00"),
         ("Fri, 29 Mar 2024 12:00:00 GMT", "2024-03-29T12:00:00+00:00"),
         ("2 days ago", None),
         ("1 day ago", None),
@@ -474,7 +475,7 @@ def test_page_age_wins_over_a_relative_age() -> None:
     }
     source = parse_source(item, now=NOW)
     assert source is not None
-    assert source.published_date == "2024-03-28T12:00:00"
+    assert source.published_date == "2024-03-28T12:00:00+00:00"
     assert source.age_seconds == 2 * 86400
 
 
@@ -519,7 +520,7 @@ def test_page_age_is_used_when_age_is_missing() -> None:
         now=datetime(2024, 3, 27, tzinfo=UTC),
     )
     assert source is not None
-    assert source.published_date == "2024-03-26T00:00:00"
+    assert source.published_date == "2024-03-26T00:00:00+00:00"
     assert source.age_seconds == 86400
 
 

@@ -4,7 +4,8 @@ Only ``http(s)`` URLs of at most 2048 characters are kept. Titles and snippets a
 tags stripped, entities decoded, whitespace collapsed; the title is cut to 300 characters and
 falls back to the URL; the snippet is the distinct values of ``description`` and
 ``extra_snippets`` joined by newlines, cut to 8000 characters. ``published_date`` is ISO 8601
-whenever the result carries an absolute date (``page_age``, or ``age`` written as a date).
+whenever the result carries an absolute date (``page_age``, or ``age`` written as a date),
+an instant with its zone: ``page_age`` carries none, and is UTC as the age read from it is.
 """
 
 import html
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from dateutil import parser as date_parser
 
+from ..date_zone import with_zone
 from ..errors import ResponseParseError
 from ..format import truncate_text
 from ..models import SearchSource
@@ -129,13 +131,15 @@ def _snippet(description: Any, extras: Any) -> str | None:
 def iso_published_date(text: str | None) -> str | None:
     """``text`` as an ISO 8601 date, or ``None`` when it holds no absolute date.
 
-    Text already in ISO 8601 is returned as written; a written-out date (``May 1, 2023``,
-    with a four-digit year) becomes ``YYYY-MM-DD``, or a full timestamp when it carries a
-    time. Relative text (``2 days ago``) is not an absolute date.
+    Text already in ISO 8601 is returned as written, an instant without a zone given
+    ``+00:00`` (Brave's ``page_age`` is UTC, and the age is read from it so); a written-out
+    date (``May 1, 2023``, with a four-digit year) becomes ``YYYY-MM-DD``, or a full
+    timestamp with its zone when it carries a time. Relative text (``2 days ago``) is not an
+    absolute date.
 
     Example:
         >>> iso_published_date("May 1, 2023"), iso_published_date("2023-05-01T20:10:05")
-        ('2023-05-01', '2023-05-01T20:10:05')
+        ('2023-05-01', '2023-05-01T20:10:05+00:00')
         >>> iso_published_date("2 days ago") is None
         True
     """
@@ -146,7 +150,7 @@ def iso_published_date(text: str | None) -> str | None:
             datetime.fromisoformat(text)
         except ValueError:
             return None  # shaped like ISO but no real date (month 13): nothing to trust
-        return text
+        return with_zone(text)
     if len(text) > MAX_DATE_TEXT or not _YEAR.search(text) or _RELATIVE.search(text):
         return None
     try:
@@ -156,6 +160,8 @@ def iso_published_date(text: str | None) -> str | None:
         return None
     if when.tzinfo is None and when.time() == datetime.min.time():
         return when.date().isoformat()
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)  # as age_seconds_from_date reads it
     try:
         return when.isoformat()
     except ValueError:  # a zone dateutil reads but no instant has (``+24:00``): no date
@@ -177,7 +183,7 @@ def _published(item: Mapping[str, Any], now: datetime | None) -> tuple[str | Non
         except ValueError:
             pass  # shaped like ISO but no real date (month 13): the general path decides
         else:
-            return page_age, age_seconds_at(when, now or datetime.now(UTC))
+            return with_zone(page_age), age_seconds_at(when, now or datetime.now(UTC))
     age = item.get("age")
     if not isinstance(page_age, str) and not isinstance(age, str):
         return None, None  # no date at all (what the general path gives, without its calls)
