@@ -40,7 +40,7 @@ async def test_every_provider_gives_a_bare_instant_its_utc_zone() -> None:
         async with WebSearch(sim.settings(), api_keys=sim.api_keys()) as ws:
             for provider_id in [*ids, "public"]:
                 run = await ws.run("python asyncio", provider=provider_id, use_cache=False)
-                for source in run.response.sources:  # type: ignore[attr-defined]
+                for source in run.response.sources:
                     written = source.published_date
                     if written is None or len(written) == len("2026-01-05"):
                         continue  # no date, or a day (no instant to place)
@@ -66,6 +66,6 @@ async def test_brave_and_the_aggregate_write_the_same_instant_alike() -> None:
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             brave = await ws.run("python asyncio", provider="brave", use_cache=False)
             public = await ws.run("python asyncio", provider="public", use_cache=False)
-    [brave_source] = brave.response.sources  # type: ignore[attr-defined]
-    [public_source] = public.response.sources  # type: ignore[attr-defined]
+    [brave_source] = brave.response.sources
+    [public_source] = public.response.sources
     assert brave_source.published_date == public_source.published_date == f"{SERVED}+00:00"
