@@ -19,18 +19,25 @@ MetadataValue = str | int | bool
 
 
 def iso_date(text: str | None) -> str | None:
-    """A provider's date as ISO 8601, or ``None`` when it is no date (``2 days ago``).
+    """A provider's date as an ISO 8601 instant, or ``None`` when it is no date (``2 days ago``).
+
+    Always an instant with its zone, so a vector store compares every record's date alike:
+    a day is its midnight, and a date written without a zone is in UTC, as the core reads
+    it (its age, the date filters). Records of a provider that gives days read
+    ``2024-05-01T00:00:00`` before, with no zone, beside another's ``...+00:00``.
 
     Example:
         >>> iso_date("Fri, 29 Mar 2024 12:00:00 GMT")
         '2024-03-29T12:00:00+00:00'
         >>> iso_date("2024-05-01"), iso_date("2 days ago")
-        ('2024-05-01T00:00:00', None)
+        ('2024-05-01T00:00:00+00:00', None)
     """
     if not text or not text.strip():
         return None
     when = parse_date(text.strip(), default=datetime(datetime.now(UTC).year, 1, 1))
-    return when.isoformat() if when is not None else None
+    if when is None:
+        return None
+    return (when if when.tzinfo is not None else when.replace(tzinfo=UTC)).isoformat()
 
 
 def page_text(source: SearchSource) -> str | None:

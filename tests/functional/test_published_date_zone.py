@@ -7,14 +7,17 @@ engine that writes RFC 2822, came out in two forms, and a reader of the bare one
 (``datetime.fromisoformat``, a vector store, a model) took it as local time. Six more
 providers (DuckDuckGo, Exa, Jina, Kagi, SearXNG and the Public Web aggregate) passed a bare
 instant through the same way. Each is now written with ``+00:00``; a day stays a day and a
-zone already written is kept.
+zone already written is kept. The retrievers' metadata, always an instant, gave a day's
+midnight with no zone: it is now ``+00:00`` too.
 """
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from websearch_core import WebSearch
+from websearch_core.retrieval import source_metadata
 from websearch_core.testing import PROTOCOLS, SimResult, Simulator
 
 SERVED = "2026-01-05T10:20:30"
@@ -69,3 +72,22 @@ async def test_brave_and_the_aggregate_write_the_same_instant_alike() -> None:
     [brave_source] = brave.response.sources
     [public_source] = public.response.sources
     assert brave_source.published_date == public_source.published_date == f"{SERVED}+00:00"
+
+
+async def test_a_retrievers_date_is_an_instant_with_its_zone_for_every_provider() -> None:
+    """Failed before: Bing's day read ``2026-01-05T00:00:00`` there, Brave's ``...+00:00``."""
+    result = SimResult(title="Dated", url="https://a.example.org/", snippet="s", published=SERVED)
+    written: dict[str, object] = {}
+    async with Simulator(["brave", "bing"]) as sim:
+        for provider_id in ("brave", "bing"):
+            sim[provider_id].results = [result]
+        async with WebSearch(sim.settings(), api_keys=sim.api_keys()) as ws:
+            for provider_id in ("brave", "bing"):
+                run = await ws.run("python asyncio", provider=provider_id, use_cache=False)
+                [source] = run.response.sources
+                written[provider_id] = source_metadata(source, provider_id, 1)["published_date"]
+    # Bing's page gives the day alone: its midnight, in the zone the core reads it in.
+    assert written == {"brave": f"{SERVED}+00:00", "bing": "2026-01-05T00:00:00+00:00"}
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    said = "`published_date` is always an instant with its zone (`{}` for a day)"
+    assert said.format(written["bing"]) in readme
