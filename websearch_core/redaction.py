@@ -22,6 +22,8 @@ from urllib.parse import quote, quote_plus, unquote, urlsplit
 
 from .echo_forms import ENDS_SHOWN, base64_cores, decoded, ends_pattern
 from .echo_heads import BASE64_HEAD, HEX_HEAD, HeadFinder, hex_form
+from .echo_runs import BASE64_RUN, HEX_RUN, RunFinder
+from .hex_groups import hex_reading
 
 __all__ = [
     "CUT_SHORT",
@@ -471,30 +473,38 @@ class _RunFinder:
 
 
 class _EchoFinder:
-    """Finds the forms of tokens only an echoed request holds (see :meth:`Redactor.__call__`).
+    r"""Finds the forms of tokens only an echoed request holds (see :meth:`Redactor.__call__`).
 
     A token's base64 at any byte alignment (matched case-sensitively, as base64 is read)
-    and its hex, each whole or cut short after its first :data:`~.echo_heads.HEAD_BYTES`
-    bytes (a ``Basic`` header or a dump that ends inside the key: :mod:`.echo_heads`), and
-    the token shown by its ends with :data:`ENDS_SHOWN` or more of its characters
-    (``sk-abc...9xyz``).
+    and its hex: whole, cut short after its first :data:`~.echo_heads.HEAD_BYTES` bytes (a
+    ``Basic`` header or a dump that ends inside the key: :mod:`.echo_heads`), or a run of
+    :data:`~.echo_runs.RUN_BYTES` bytes from inside it (an echo that starts past the key's
+    head: :mod:`.echo_runs`); the hex also where a dump writes it in groups (``73 6b``,
+    ``\x73\x6b``, lines: :mod:`.hex_groups`). And the token shown by its ends with
+    :data:`ENDS_SHOWN` or more of its characters (``sk-abc...9xyz``).
 
     Args:
         tokens: The secrets matched by prefix (:func:`_is_token`).
     """
 
-    __slots__ = ("_cores", "_ends", "_hex")
+    __slots__ = ("_core_runs", "_cores", "_ends", "_hex", "_hex_runs")
 
     def __init__(self, tokens: Iterable[str]) -> None:
         tokens = list(tokens)
         cores = {core for token in tokens for core in base64_cores(token)}
+        hexed = [hex_form(token) for token in tokens]
         self._cores = HeadFinder(cores, BASE64_HEAD, ignore_case=False)
-        self._hex = HeadFinder(map(hex_form, tokens), HEX_HEAD, ignore_case=True)
+        self._core_runs = RunFinder(cores, BASE64_RUN, ignore_case=False)
+        self._hex = HeadFinder(hexed, HEX_HEAD, ignore_case=True)
+        self._hex_runs = RunFinder(hexed, HEX_RUN, ignore_case=True)
         self._ends = [re.compile(ends_pattern(token), re.IGNORECASE) for token in tokens]
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where each such form is in ``text``."""
-        spans = self._cores.spans(text) + self._hex.spans(text)
+        spans = self._cores.spans(text) + self._core_runs.spans(text) + self._hex_spans(text)
+        reading = hex_reading(text)
+        if reading is not None:
+            spans += [reading.source(*span) for span in self._hex_spans(reading.text)]
         if ".." in text or "**" in text or "\u2026" in text or "\u2022" in text:
             for pattern in self._ends:
                 spans += [
@@ -503,6 +513,10 @@ class _EchoFinder:
                     if len(found["head"] or "") + len(found["tail"]) >= ENDS_SHOWN
                 ]
         return spans
+
+    def _hex_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where a token's hex is in ``text``: from its head, or a run from inside it."""
+        return self._hex.spans(text) + self._hex_runs.spans(text)
 
 
 def _masked(text: str, spans: list[tuple[int, int]], *, joined: bool = False) -> str:

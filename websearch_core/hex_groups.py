@@ -1,0 +1,66 @@
+r"""A text's hex digits read as one run where a dump writes them in groups.
+
+A hexdump or an upstream's debug text rarely writes a request's bytes as one unbroken
+run: ``73 6b 2d``, ``736b 2d53`` (``xxd``), ``73:6b:2d``, ``\x73\x6b``, ``0x73, 0x6b``,
+or lines of them, each line maybe opened by its offset (``00000010: ``, ``00000010  ``).
+:func:`hex_reading` joins such groups into one run of digits and says where each digit
+stood, so a key's hex is found (and masked where it was written) however it was broken.
+Pure: no secret is known here.
+"""
+
+import re
+
+__all__ = ["HexReading", "hex_reading"]
+
+_GROUP = r"(?:\\x|0[xX])?[0-9A-Fa-f]+"
+_GAP = r"(?:[ \t:,;.\-|]{1,4}|\r?\n(?:[0-9A-Fa-f]{4,8}(?::[ \t]|[ \t]{2,}))?)"
+"""What may stand between two groups: a few spaces or separators, or a line break with
+the next line's offset (an ``xxd`` or ``hexdump -C`` line opens with one)."""
+_GROUPS = re.compile(rf"{_GROUP}(?:{_GAP}{_GROUP}|\\x[0-9A-Fa-f]+)+")
+"""Two or more groups in a row, apart by a gap or written ``\\x73\\x6b``: a single run is
+read as it is written already. A gap opens with no digit, so a text is read in one pass."""
+_DIGITS = re.compile(r"(?:\\x|0[xX])?([0-9A-Fa-f]+)")
+_OFFSET = re.compile(r"\r?\n[0-9A-Fa-f]{4,8}(?::[ \t]|[ \t]{2,})")
+
+
+class HexReading:
+    """The digits of each grouped run of a text, joined, and where each digit stood.
+
+    Attributes:
+        text: The runs' digits, runs apart by a space (never a digit of a key's hex).
+    """
+
+    __slots__ = ("_at", "text")
+
+    def __init__(self, text: str, at: list[int]) -> None:
+        self.text = text
+        self._at = at
+
+    def source(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the written text that ``self.text[start:end]`` was read from."""
+        return self._at[start], self._at[end - 1] + 1
+
+
+def hex_reading(text: str) -> HexReading | None:
+    r"""``text``'s grouped hex runs joined, or ``None`` when it holds none.
+
+    Example:
+        >>> reading = hex_reading("dump: 73 6b:2D\n00000010: 61 | ok")
+        >>> reading.text, reading.source(0, 8)
+        ('736b2D61', (6, 27))
+    """
+    pieces: list[str] = []
+    at: list[int] = []
+    for found in _GROUPS.finditer(text):
+        if pieces:
+            pieces.append(" ")
+            at.append(found.start())
+        span = found.group()
+        # A line's offset is no digit of the dump: blanked before the digits are read.
+        blanked = _OFFSET.sub(lambda offset: " " * len(offset.group()), span)
+        for group in _DIGITS.finditer(blanked):
+            pieces.append(group[1])
+            at.extend(range(found.start() + group.start(1), found.start() + group.end(1)))
+    if not pieces:
+        return None
+    return HexReading("".join(pieces), at)
