@@ -65,6 +65,7 @@ __all__ = [
     "NOTE_LIMIT",
     "clean_response",
     "clean_text",
+    "cut_line",
     "is_clean_url",
     "source_cap",
 ]
@@ -128,6 +129,25 @@ here: the host, port and path each end at a character they cannot take (``:``,
 ``[/?#]``, a space), so a shorter run would leave one of their own characters next,
 which nothing after them accepts. Possessive, the engine keeps no backtracking state per
 URL (a third faster on a results page)."""
+
+
+def cut_line(text: str, mask: Callable[[str], str] | None = None) -> str:
+    """``text`` cut to :data:`LINE_LIMIT` UTF-16 units, ``mask``ed first when it is cut.
+
+    For a parser that puts a one-line text inside a longer one (a title an answer repeats),
+    where the cleaning of the whole never sees the cut: a key across the cut, masked only
+    afterwards, would leave its first characters, too few for the mask's head rule. Masked
+    first, it is masked whole, as :meth:`_TextCleaner.line` does. A text within the limit
+    is left to the cleaning of the whole (the mask is not even asked).
+
+    Example:
+        >>> title = "a" * 296 + "sk-0123"
+        >>> cut_line(title)[-5:], cut_line(title, lambda t: t.replace("sk-0123", "***"))[-5:]
+        ('ask-…', 'aa***')
+    """
+    if mask is None or utf16_len(text) <= LINE_LIMIT:
+        return truncate_text(text, LINE_LIMIT)
+    return truncate_text(mask(text), LINE_LIMIT)
 
 
 def clean_text(text: str, *, multiline: bool = False) -> str:

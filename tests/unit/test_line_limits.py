@@ -127,3 +127,27 @@ async def test_titles_within_the_limit_reach_the_model_whole() -> None:
     text = await _tool_text("tavily", "W" * LINE_LIMIT)
     assert f"[1] {'W' * LINE_LIMIT}\n" in text
     assert "[2] A short title" in text
+
+
+@pytest.mark.parametrize("provider", ["exa", "serper"])
+@pytest.mark.parametrize("shown", [1, 4, 7])
+async def test_a_key_across_the_cut_of_an_answers_title_is_masked_whole(
+    provider: str, shown: int
+) -> None:
+    """The title Exa's and Serper's answers repeat is masked before it is cut, as a line is.
+
+    Failed before for each provider and head: the parser cut the title first, leaving the
+    key's first ``shown`` characters, too few for the mask's head rule (8), before ``…``.
+    """
+    async with Simulator([provider]) as sim:
+        key = sim.api_keys()[provider]
+        title = "a" * (LINE_LIMIT - 1 - shown) + key + "b" * MEGABYTE
+        sim[provider].results = [SimResult(title=title, url="https://a.example/x", snippet="s")]
+        settings = sim.settings(provider=provider, cache=False, rate_limit_wait_seconds=0)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as search:
+            result = await search.run("python asyncio")
+    answer = result.text.split("\n## Sources", 1)[0]
+    assert "a" * 200 in answer, "the answer repeats the title"
+    assert f"a{key[:shown]}…" not in answer
+    assert f"a{(MASK + 'b' * 9)[:shown]}…" in answer, "masked first, then cut"
+    assert "b" * LINE_LIMIT not in result.text

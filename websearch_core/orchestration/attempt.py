@@ -9,6 +9,7 @@ whatever is still running when the budget and a short grace are spent.
 
 from dataclasses import dataclass
 
+from ..call_secrets import call_redactor, context_secrets, settings_secrets
 from ..dates import iso_sources
 from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
@@ -17,10 +18,8 @@ from ..filters.post import Dropped
 from ..format import format_no_content, format_no_match
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
-from ..query_secrets import query_secrets
-from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
+from ..redaction import Redactor
 from ..sanitize import clean_response, source_cap
-from ..settings import Settings
 from .hard_stop import start_hard_stop
 
 __all__ = [
@@ -37,50 +36,6 @@ __all__ = [
 
 HARD_STOP_GRACE_SECONDS = 0.1
 """Loop time a provider has, after its own time ran out, to finish with its own answer."""
-
-
-def settings_secrets(settings: Settings) -> tuple[str, ...]:
-    """The credential values written in ``settings`` rather than handed out as keys.
-
-    SearXNG's token (as configured and as sent, trimmed) and Basic pair, the proxy's
-    password, and passwords written into a base URL or the SearXNG endpoint
-    (``https://user:pw@gateway``), and credentials in their query strings
-    (``https://gateway/?token=...``: the SearXNG endpoint's query is sent with the search).
-    """
-    searxng = settings.searxng
-    revealed: list[str] = [
-        secret.get_secret_value()
-        for secret in (searxng.token, searxng.basic_password)
-        if secret is not None
-    ]
-    if searxng.token is not None:
-        revealed.append(searxng.token.get_secret_value().strip())  # the header sends it so
-    if searxng.basic_username is not None and searxng.basic_password is not None:
-        user = searxng.basic_username.get_secret_value()
-        revealed.append(f"{user}:{searxng.basic_password.get_secret_value()}")
-    if settings.proxy is not None:
-        revealed.extend(proxy_secrets(settings.proxy.get_secret_value()))
-    for url in (searxng.endpoint, *settings.base_urls.values()):
-        if url is None:
-            continue
-        if "@" in url:
-            revealed.extend(userinfo_secrets(url))
-        if "?" in url:
-            revealed.extend(query_secrets(url))
-    return tuple(revealed)
-
-
-def context_secrets(context: ProviderContext) -> tuple[str, ...]:
-    """Every credential value this call could have used.
-
-    Every key and token the credentials handed out so far, and :func:`settings_secrets`.
-    """
-    return (*context.credentials.secrets(), *settings_secrets(context.settings))
-
-
-def call_redactor(context: ProviderContext) -> Redactor:
-    """The (cached) redactor for every secret of this call."""
-    return redactor_for(tuple(sorted(set(context_secrets(context)))))
 
 
 class LiveRedactor:

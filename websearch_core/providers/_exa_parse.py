@@ -32,7 +32,7 @@ Capture vs reference:
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -41,7 +41,7 @@ from ..errors import ResponseParseError, SearchProviderError
 from ..format import truncate_text
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
-from ..sanitize import LINE_LIMIT
+from ..sanitize import cut_line
 from ._common import age_seconds_from_date, first_items, is_http_url
 
 __all__ = [
@@ -127,11 +127,13 @@ def parse_results(
     return tuple(sources[:limit] if limit is not None else sources)
 
 
-def build_answer(data: Any) -> str | None:
+def build_answer(data: Any, mask: Callable[[str], str] | None = None) -> str | None:
     """Up to three result summaries as ``**<title>**: <summary>``, or ``None``.
 
     The title is cut as a source's is (:data:`~websearch_core.sanitize.LINE_LIMIT`): the
-    answer repeats it, and a title whole here would reach the model whole after all.
+    answer repeats it, and a title whole here would reach the model whole after all. A
+    title that is cut is ``mask``ed first (:func:`~websearch_core.sanitize.cut_line`): a
+    key across the cut would leave its head, which the answer's own mask misses.
 
     Example:
         >>> build_answer({"results": [{"title": " T ", "summary": "S"}, {"summary": ""}]})
@@ -147,7 +149,7 @@ def build_answer(data: Any) -> str | None:
         if not summary:
             continue
         name = _text(item.get("title")) or _text(item.get("url")) or "Untitled"
-        name = truncate_text(name, LINE_LIMIT)
+        name = cut_line(name, mask)
         parts.append(f"**{name}**: {summary}")
         if len(parts) == ANSWER_SUMMARIES:
             break
@@ -247,7 +249,11 @@ def parse_plain_text(text: str, *, now: datetime | None = None) -> tuple[SearchS
 
 
 def parse_mcp_body(
-    body: str, *, limit: int | None = None, now: datetime | None = None
+    body: str,
+    *,
+    limit: int | None = None,
+    now: datetime | None = None,
+    mask: Callable[[str], str] | None = None,
 ) -> SearchResponse:
     """The response for a 2xx MCP body (SSE or JSON), in keyless mode.
 
@@ -275,7 +281,7 @@ def parse_mcp_body(
     payload = _find_payload(message, result)
     if payload is not None:
         sources = parse_results(payload, limit=limit, now=now, what="Exa MCP search")
-        answer = build_answer(payload)
+        answer = build_answer(payload, mask)
         request_id = request_id_of(payload)
     elif texts:
         parsed = tuple(source for text in texts for source in parse_plain_text(text, now=now))
@@ -295,11 +301,16 @@ def parse_mcp_body(
     )
 
 
-def api_response(data: Any, *, limit: int) -> SearchResponse:
-    """The answer, sources (at most ``limit``) and request id of a decoded 2xx API body."""
+def api_response(
+    data: Any, *, limit: int, mask: Callable[[str], str] | None = None
+) -> SearchResponse:
+    """The answer, sources (at most ``limit``) and request id of a decoded 2xx API body.
+
+    ``mask``: the call's mask, for a title the answer repeats that is cut (:func:`build_answer`).
+    """
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer=build_answer(data),
+        answer=build_answer(data, mask),
         sources=parse_results(data, limit=limit),
         request_id=request_id_of(data),
         auth_mode="api_key",

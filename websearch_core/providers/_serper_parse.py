@@ -5,15 +5,14 @@ provider; the rules (answer box before knowledge graph, organic order kept, each
 once, mobile Wikipedia made desktop) are described in that module's docstring.
 """
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ResponseParseError
 from ..models import SearchSource
-from ..sanitize import LINE_LIMIT
-from ..utf16_text import truncate_text
+from ..sanitize import cut_line
 from ._common import (
     age_seconds_from_date,
     collapse_whitespace,
@@ -86,11 +85,13 @@ def _answer_boxtext_or_none(box: Mapping[str, Any]) -> str | None:
     return text
 
 
-def parse_answer(data: Mapping[str, Any]) -> str | None:
+def parse_answer(data: Mapping[str, Any], mask: Callable[[str], str] | None = None) -> str | None:
     """The answer box (title line, then its text), else the knowledge graph description.
 
     The title line is cut as a source's title is (``LINE_LIMIT``,
     :mod:`websearch_core.sanitize`): inside the answer, the core's cut never reaches it.
+    A title that is cut is ``mask``ed first (the call's mask): a key across the cut would
+    leave its head, which the answer's own mask misses.
 
     Example:
         >>> print(parse_answer({"answerBox": {"title": "Height", "answer": "330 m"}}))
@@ -103,7 +104,7 @@ def parse_answer(data: Mapping[str, Any]) -> str | None:
         title = text_or_none(box.get("title"))
         if not title or title == text:
             return text
-        return f"{truncate_text(title, LINE_LIMIT)}\n{text}"
+        return f"{cut_line(title, mask)}\n{text}"
     graph = _mapping(data, "knowledgeGraph")
     description = text_or_none(graph.get("description"))
     if description is None:

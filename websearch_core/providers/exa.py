@@ -36,8 +36,10 @@ Quirks and differences from the reference:
 Docs: https://docs.exa.ai/reference/search
 """
 
+from collections.abc import Callable
 from typing import Final
 
+from ..call_secrets import response_mask
 from ..filters import FilterSupport
 from ..models import AppliedFilter, FilterName, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -142,9 +144,10 @@ class ExaProvider(ProtocolProvider):
         as ignored rather than as the API's ``userLocation``.
         """
         http = flow.last.response.as_http()
+        mask = response_mask(flow.context)
         if flow.state[_MODE] == "api_key":
-            return self.parse_api_response(http, flow.params)
-        response = parse_mcp_body(http.text(), limit=result_count(flow.params))
+            return self.parse_api_response(http, flow.params, mask=mask)
+        response = parse_mcp_body(http.text(), limit=result_count(flow.params), mask=mask)
         country = flow.params.country
         if country is None:
             return response
@@ -167,7 +170,13 @@ class ExaProvider(ProtocolProvider):
         """Raise for a non-2xx MCP status; a 429 names the keyless rate limit."""
         self.check(response, MCP_ERRORS)
 
-    def parse_api_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The answer, sources and request id of a 2xx API body."""
+    def parse_api_response(
+        self,
+        response: HttpResponse,
+        params: SearchParams,
+        *,
+        mask: Callable[[str], str] | None = None,
+    ) -> SearchResponse:
+        """The answer, sources and request id of a 2xx API body (``mask``: the call's)."""
         data = response.json(self.info.id, self.info.label)
-        return api_response(data, limit=result_count(params))
+        return api_response(data, limit=result_count(params), mask=mask)

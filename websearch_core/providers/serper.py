@@ -36,15 +36,17 @@ The body is decoded by ``_serper_body`` (only the fields read are built) and rea
 Docs: https://serper.dev/playground
 """
 
+from collections.abc import Callable
 from typing import Any, Final
 
+from ..call_secrets import response_mask
 from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import GOOGLE_TBS_RECENCY, honours
 from ._serper_body import decode_projection
 from ._serper_parse import dedupe_key, parse_answer, parse_related, parse_sources
-from .base import ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from .base import Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "INFO",
@@ -115,12 +117,28 @@ class SerperProvider(ProtocolProvider):
             json=request_body(params),
         )
 
-    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+    def parse(self, flow: Flow) -> SearchResponse:
+        """:meth:`parse_response` of the last response, with the call's mask for its answer.
+
+        The answer box's title is cut inside the answer (:func:`.parse_answer`), where the
+        cleaning of the whole never sees the cut: masked first, a key across it is masked
+        whole.
+        """
+        http = flow.last.response.as_http()
+        return self.parse_response(http, flow.params, mask=response_mask(flow.context))
+
+    def parse_response(
+        self,
+        response: HttpResponse,
+        params: SearchParams,
+        *,
+        mask: Callable[[str], str] | None = None,
+    ) -> SearchResponse:
         """Answer, sources and related questions of a 2xx body, with the request id.
 
         Only the fields the parser reads are decoded (:mod:`._serper_body`); a body that
         does not fit their shape is decoded whole, as before, so the result is the same
-        either way.
+        either way. ``mask``: the call's, for the answer box's title when it is cut.
         """
         data = decode_projection(response.body)
         if data is None:
@@ -128,7 +146,7 @@ class SerperProvider(ProtocolProvider):
         sources = parse_sources(data)  # checks that data is a mapping
         return SearchResponse(
             provider=self.info.id,
-            answer=parse_answer(data),
+            answer=parse_answer(data, mask),
             sources=sources,
             related_questions=parse_related(data),
             request_id=response.header("x-request-id"),
