@@ -1,28 +1,43 @@
-"""The credentials written into a URL's query string (``?token=...``), found by their names.
+"""The credentials written into a URL's query string (``?token=...``), by name or by shape.
 
 A SearXNG instance behind a gateway that signs requests in by query parameter is set as
 ``endpoint = "https://searx.example/?token=<key>"``: the search URL keeps that query, so
 the key leaves with every request, and a failing gateway that quotes the request it
 refused (``GET /search?token=<key>&q=...``) put the key in the error, its log line and
 the tool's text, since only a URL's userinfo was taken for a secret. A base URL may be
-written so too. The rule is by name only, as for cookies
-(:func:`websearch_core.redaction.cookie_secrets`): a long value under another name
-(``engines=google,duckduckgo,bing``) is a setting, and masking it would mangle every text
-naming those engines.
+written so too. A value is a credential by its name, as for cookies
+(:func:`websearch_core.redaction.cookie_secrets`): a name holding a credential word, or
+one of the short names gateways read a key from (:data:`CREDENTIAL_NAMES`); or by its
+shape (:func:`_is_token_shaped`), since a gateway may name its key as it likes (``?x=``).
+A long value of words (``engines=google,duckduckgo,bing``) is a setting, and masking it
+would mangle every text naming those engines.
 """
 
-from urllib.parse import parse_qsl, urlsplit
+import re
+from urllib.parse import parse_qsl, unquote, urlsplit
 
-__all__ = ["CREDENTIAL_WORDS", "query_secrets"]
+__all__ = ["CREDENTIAL_NAMES", "CREDENTIAL_WORDS", "TOKEN_LENGTH", "query_secrets"]
 
 CREDENTIAL_WORDS = ("key", "token", "auth", "secret", "pass", "sig", "session", "credential")
 """A query parameter whose name holds one of these (case aside) carries a credential:
 ``key``, ``api_key``, ``apikey``, ``access_token``, ``auth``, ``client_secret``,
-``password``, ``sig``/``signature``, ``session``, ``credentials``."""
+``password``, ``sig``/``signature``, ``session``, ``credentials``. The one name the
+behaviour reference documents for a key in a query, Exa MCP's ``exaApiKey``, is one."""
+CREDENTIAL_NAMES = frozenset({"code", "pw", "pwd", "jwt", "hmac", "q", "k"})
+"""Whole names (case aside) that carry a credential though they hold no credential word:
+Azure Functions' function key (``?code=``), a password (``?pwd=``), a signed token
+(``?jwt=``, ``?hmac=``), and the short names a gateway reads its key from (``?q=``, ``?k=``:
+the search's own query is never part of a configured URL). Whole names only:
+``country_code=de`` or ``language_code=en-US`` is a setting."""
+TOKEN_LENGTH = 16
+"""A value holding a run this long of letters and digits mixed is a credential under any
+name (``?x=<key>``): the shape of a key (``redaction``'s ``MIN_TOKEN_LENGTH``), never of
+a setting's words."""
+_RUN = re.compile(rf"[A-Za-z0-9]{{{TOKEN_LENGTH},}}")
 
 
 def query_secrets(url: str) -> tuple[str, ...]:
-    """The values of ``url``'s query parameters whose names say they are credentials.
+    """The values of ``url``'s query parameters that are credentials, by name or shape.
 
     Each as written (``%2B`` and all: a server quoting the request line echoes it so)
     and decoded (as a server that read the parameter quotes it). Empty values are none.
@@ -42,7 +57,9 @@ def query_secrets(url: str) -> tuple[str, ...]:
     found: list[str] = []
     for pair in query.split("&"):
         name, equals, written = pair.partition("=")
-        if not equals or not written or not _names_credential(name):
+        if not equals or not written:
+            continue
+        if not (_names_credential(name) or _is_token_shaped(unquote(written))):
             continue
         decoded = parse_qsl(pair, keep_blank_values=True)
         found.extend([value for _, value in decoded])
@@ -53,4 +70,24 @@ def query_secrets(url: str) -> tuple[str, ...]:
 def _names_credential(name: str) -> bool:
     """Whether a query parameter's name (as written) says its value is a credential."""
     lowered = name.lower()
-    return any(word in lowered for word in CREDENTIAL_WORDS)
+    return lowered in CREDENTIAL_NAMES or any(word in lowered for word in CREDENTIAL_WORDS)
+
+
+def _is_token_shaped(value: str) -> bool:
+    """Whether ``value`` looks like a key whatever its name: a long run of letters and digits.
+
+    A run of :data:`TOKEN_LENGTH` letters and digits, both in it, with no separator: a key's
+    random part (``sk-proj-<32>``, ``tvly-dev-<32>``, ``BSA<28>``). A setting's words, a
+    model's name, a date or a version (``gpt-4o-mini-2024-07-18``, ``2024-06-01``) have
+    none, so a base URL's ``?api-version=`` or ``?deployment=`` stays ordinary text.
+
+    Example:
+        >>> _is_token_shaped("tvly-dev-2f9c1e7a5b3d4c6e8f0a")
+        True
+        >>> _is_token_shaped("gpt-4o-mini-2024-07-18"), _is_token_shaped("general,science")
+        (False, False)
+    """
+    return any(
+        any(char.isdigit() for char in run) and any(char.isalpha() for char in run)
+        for run in _RUN.findall(value)
+    )
