@@ -55,7 +55,9 @@ from pydantic_core import ErrorDetails, InitErrorDetails
 
 from . import __version__
 from .browser import INSTALL_HINT
+from .call_secrets import settings_secrets
 from .clauses import join_clauses
+from .cli_crash import SearchCrashed, crash_report
 from .cli_dispatch import CommandLineError, CommandParser, split_command
 from .cli_output import (
     OutputFailedError,
@@ -216,6 +218,10 @@ def _command(args: list[str]) -> int:
         return fail(f"cannot write the output: {error}", EXIT_FAILED)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
+    except SearchCrashed as crashed:
+        say(f"{PROG}: internal error (a bug, not a provider's failure; keys masked below):")
+        sys.stderr.write(crashed.report)
+        return EXIT_FAILED
 
 
 def _has_key(key_id: str, env_vars: tuple[str, ...]) -> bool:
@@ -681,7 +687,16 @@ async def _run_search(
     refreshers: Mapping[str, TokenRefresher],
 ) -> SearchToolResult:
     async with WebSearch(settings, oauth_refreshers=refreshers) as web_search:
-        return await web_search.run(params, use_cache=use_cache, include_content=include_content)
+        try:
+            return await web_search.run(
+                params, use_cache=use_cache, include_content=include_content
+            )
+        except (ValidationError, ConfigurationError):  # invalid input, a bad setting
+            raise
+        except Exception as error:  # a bug: its messages may quote a key (cli_crash)
+            secrets = (*web_search.credentials.secrets(), *settings_secrets(web_search.settings))
+            report = crash_report(error, secrets)
+        raise SearchCrashed(report)  # out of the handler: the error is no context of it
 
 
 # --- auth ---------------------------------------------------------------------------------
