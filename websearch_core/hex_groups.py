@@ -10,15 +10,23 @@ Pure: no secret is known here.
 
 import re
 
-__all__ = ["HexReading", "hex_reading"]
+__all__ = ["FEWEST_DIGITS", "HexReading", "hex_reading"]
 
-_GROUP = r"(?:\\x|0[xX])?[0-9A-Fa-f]+"
+_GROUP = r"(?:\\x|0[xX])?[0-9A-Fa-f]{2,}"
 _GAP = r"(?:[ \t:,;.\-|]{1,4}|\r?\n(?:[0-9A-Fa-f]{4,8}(?::[ \t]|[ \t]{2,}))?)"
 """What may stand between two groups: a few spaces or separators, or a line break with
 the next line's offset (an ``xxd`` or ``hexdump -C`` line opens with one)."""
-_GROUPS = re.compile(rf"{_GROUP}(?:{_GAP}{_GROUP}|\\x[0-9A-Fa-f]+)+")
+_GROUPS = re.compile(rf"{_GROUP}(?:{_GAP}{_GROUP}|\\x[0-9A-Fa-f]{{2,}})+")
 """Two or more groups in a row, apart by a gap or written ``\\x73\\x6b``: a single run is
 read as it is written already. A gap opens with no digit, so a text is read in one pass."""
+FEWEST_DIGITS = 16
+"""Grouped runs shorter than this (as written) are not read: they cannot hold the fewest
+digits a key's hex is masked by (``echo_heads.HEX_HEAD``, 8 bytes), and ordinary words
+of hex letters (``added be``) are many and short."""
+_STRETCH = re.compile(rf"[0-9A-Fa-fxX\\ \t:,;.|\r\n-]{{{FEWEST_DIGITS},}}")
+"""A stretch of the characters grouped hex is written with, long enough to be read: one
+simple class, scanned several times faster than :data:`_GROUPS`, which is then tried only
+inside each stretch (a text without one, as most are, is done with after this)."""
 _DIGITS = re.compile(r"(?:\\x|0[xX])?([0-9A-Fa-f]+)")
 _OFFSET = re.compile(r"\r?\n[0-9A-Fa-f]{4,8}(?::[ \t]|[ \t]{2,})")
 
@@ -51,7 +59,14 @@ def hex_reading(text: str) -> HexReading | None:
     """
     pieces: list[str] = []
     at: list[int] = []
-    for found in _GROUPS.finditer(text):
+    found_groups = (
+        found
+        for stretch in _STRETCH.finditer(text)
+        for found in _GROUPS.finditer(text, stretch.start(), stretch.end())
+    )
+    for found in found_groups:
+        if found.end() - found.start() < FEWEST_DIGITS:
+            continue
         if pieces:
             pieces.append(" ")
             at.append(found.start())

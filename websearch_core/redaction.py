@@ -472,6 +472,11 @@ class _RunFinder:
         return spans
 
 
+_HEX_BLOCK = re.compile(f"[0-9A-Fa-f]{{{HEX_RUN // 2}}}")
+"""The fewest hex digits in a row a key's hex is found by: a block of a run (12), fewer
+than a head (16)."""
+
+
 class _EchoFinder:
     r"""Finds the forms of tokens only an echoed request holds (see :meth:`Redactor.__call__`).
 
@@ -515,7 +520,13 @@ class _EchoFinder:
         return spans
 
     def _hex_spans(self, text: str) -> list[tuple[int, int]]:
-        """Where a token's hex is in ``text``: from its head, or a run from inside it."""
+        """Where a token's hex is in ``text``: from its head, or a run from inside it.
+
+        Both need :data:`_HEX_BLOCK` digits in a row; most texts have none, and one scan of
+        a character class says so faster than either finder's search.
+        """
+        if _HEX_BLOCK.search(text) is None:
+            return []
         return self._hex.spans(text) + self._hex_runs.spans(text)
 
 
