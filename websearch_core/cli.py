@@ -172,7 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The exit status: 0 success, 1 every provider failed (or the output could not be
-        written), 2 invalid input, 130 interrupted.
+        written, or a bug ended the search: :mod:`websearch_core.cli_crash`), 2 invalid
+        input, 130 interrupted.
     """
     tolerate_unencodable_output()
     with guarded_stdout():
