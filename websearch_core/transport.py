@@ -62,6 +62,7 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
+from .event_stream_body import invalid_json_text
 from .json_decode import response_json
 from .lookup_waits import note_request
 from .loopback import is_loopback
@@ -181,12 +182,29 @@ class HttpResponse:
         """The body decoded as UTF-8, replacing undecodable bytes."""
         return self.body.decode("utf-8", errors="replace")
 
-    def json(self, provider: str, label: str) -> Any:
-        """The body parsed as JSON, or :class:`ResponseParseError` naming the provider."""
+    def json(self, provider: str, label: str, *, streamed: bool = False) -> Any:
+        """The body parsed as JSON, or :class:`ResponseParseError` naming the provider.
+
+        The refusal is ``<label> API returned invalid JSON``; an event stream, which a
+        request for one JSON object never asked for, gets that reason after it
+        (:func:`~.event_stream_body.invalid_json_text`).
+
+        Args:
+            provider: The provider id the error names.
+            label: The provider's label, which starts the error text.
+            streamed: The request asked for a stream (Codex, Perplexity, reading a body
+                that came unparsed): a stream is then no surprise, so none is named.
+        """
         try:
             return response_json(self.body)
         except ValueError:
-            raise ResponseParseError(provider, f"{label} API returned invalid JSON", 502) from None
+            frame = f"{label} API returned invalid JSON"
+            text = (
+                frame
+                if streamed
+                else invalid_json_text(frame, self.header("Content-Type"), self.body)
+            )
+            raise ResponseParseError(provider, text, 502) from None
 
     def header(self, name: str) -> str | None:
         """A header value by case-insensitive name."""

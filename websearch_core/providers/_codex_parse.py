@@ -383,4 +383,6 @@ def parse_body(response: SseResponse, params: SearchParams | None = None) -> Sea
         return _answer_of(state, params)
     if not response.body.strip():
         raise ResponseParseError(PROVIDER_ID, EMPTY_BODY, 502)
-    return parse_response_object(response.as_http().json(PROVIDER_ID, "Codex"), params)
+    return parse_response_object(
+        response.as_http().json(PROVIDER_ID, "Codex", streamed=True), params
+    )

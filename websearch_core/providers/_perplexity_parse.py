@@ -352,5 +352,5 @@ def parse_api_answer(
             message = f"Perplexity API error (500): {STREAM_FAILED}"
             raise SearchProviderError(PROVIDER_ID, message, 500)
         return answer
-    data = response.as_http().json(PROVIDER_ID, "Perplexity")
+    data = response.as_http().json(PROVIDER_ID, "Perplexity", streamed=True)
     return parse_chat_completion(data, requested_model=requested_model, limit=limit)

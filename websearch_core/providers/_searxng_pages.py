@@ -27,6 +27,7 @@ from ..errors import (
     ResponseParseError,
     SearchProviderError,
 )
+from ..event_stream_body import invalid_json_text
 from ..json_decode import response_json
 from ..transport import ERROR_BODY_LIMIT, HttpResponse, raise_for_status
 from ._common import collapse_whitespace
@@ -138,7 +139,11 @@ def decode_json(response: HttpResponse) -> Any:
             "SearXNG instance with the json format enabled.",
             502,
         )
-    raise ResponseParseError(PROVIDER_ID, "SearXNG API returned invalid JSON", 502)
+    frame = "SearXNG API returned invalid JSON"
+    content_type = response.header("Content-Type")
+    raise ResponseParseError(
+        PROVIDER_ID, invalid_json_text(frame, content_type, response.body), 502
+    )
 
 
 def html_page_error(response: HttpResponse) -> SearchProviderError | None:

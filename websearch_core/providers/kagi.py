@@ -77,6 +77,7 @@ from datetime import UTC, datetime
 from typing import Final
 
 from ..errors import CreditsSpentError, ResponseParseError
+from ..event_stream_body import invalid_json_text
 from ..filters import QUERY_OPERATORS, FilterSupport
 from ..json_decode import response_json
 from ..models import SearchParams, SearchResponse
@@ -169,7 +170,9 @@ class KagiProvider(ProtocolProvider):
         try:
             envelope = response_json(response.body)
         except ValueError:
-            raise ResponseParseError(self.info.id, f"{INVALID}: invalid JSON", 502) from None
+            content_type = response.header("Content-Type")
+            text = invalid_json_text(INVALID, content_type, response.body, "invalid JSON")
+            raise ResponseParseError(self.info.id, text, 502) from None
         message, code = body_error(envelope)
         if message:
             raise body_failure(response, message, code)

@@ -81,6 +81,7 @@ from typing import Final
 
 from ..clauses import join_clauses
 from ..errors import ResponseParseError
+from ..event_stream_body import invalid_json_text
 from ..json_decode import response_json
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -157,8 +158,12 @@ class ParallelProvider(ProtocolProvider):
         try:
             data = response_json(response.body)
         except ValueError as exc:
-            raise ResponseParseError(
-                self.info.id, f"Parallel search returned invalid JSON: {exc}", 502
-            ) from None
+            text = invalid_json_text(
+                "Parallel search returned invalid JSON",
+                response.header("Content-Type"),
+                response.body,
+                str(exc),
+            )
+            raise ResponseParseError(self.info.id, text, 502) from None
         limit = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
         return parse_body(data, limit)

@@ -47,7 +47,7 @@
   answers one JSON object (the spec's xAI is a JSON POST; the stream capture below is what
   xAI sends when a request asks to stream). A ``text/event-stream`` body that is not JSON
   (a gateway streaming for it) is refused as ``xAI Responses API returned invalid JSON: an
-  event stream ...`` (:mod:`._event_stream_body`), not read. :func:`response_from_events`
+  event stream ...`` (:mod:`..event_stream_body`), not read. :func:`response_from_events`
   folds decoded Responses stream events (``response.created``,
   ``response.output_item.done``, ``response.output_text.delta``, ``response.completed``)
   into the same response object, for callers holding them.
@@ -87,11 +87,11 @@ at most five domains, ``allowed_domains`` "cannot be set together with"
 from typing import Final
 
 from ..errors import AuthorizationError, CreditsSpentError, ResponseParseError
+from ..event_stream_body import invalid_json_text
 from ..json_decode import response_json
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import bearer_json_headers
-from ._event_stream_body import EVENT_STREAM, is_event_stream
 from ._json_api import honours, json_object
 from ._xai_parse import parse_response_object, response_from_events
 from ._xai_request import (
@@ -188,9 +188,11 @@ class XaiProvider(ProtocolProvider):
         try:
             data = response_json(response.body)
         except ValueError as exc:
-            stream = is_event_stream(response.header("Content-Type"), response.body)
-            detail = EVENT_STREAM if stream else str(exc).split(":")[0]
-            raise ResponseParseError(
-                self.info.id, f"xAI Responses API returned invalid JSON: {detail}", 502
-            ) from None
+            text = invalid_json_text(
+                "xAI Responses API returned invalid JSON",
+                response.header("Content-Type"),
+                response.body,
+                str(exc).split(":")[0],
+            )
+            raise ResponseParseError(self.info.id, text, 502) from None
         return parse_response_object(data, params)

@@ -1,0 +1,72 @@
+"""Telling an event stream from a broken JSON body, for providers that never ask to stream.
+
+A JSON provider that meets a ``text/event-stream`` body (a gateway streaming for it, a base
+URL pointing at a streaming endpoint) failed with its JSON decoder's first complaint,
+``Expecting value``, or with no reason at all (``Brave API returned invalid JSON``), naming
+neither the stream nor why it was not read. Every such refusal is worded here, once
+(:func:`invalid_json_text`), so that all of them name the stream alike: the provider's
+spec'd invalid-JSON text stays the frame, only the reason after it comes from
+:data:`EVENT_STREAM`. It sits beside the transport, not among the providers, because
+:meth:`~.transport.HttpResponse.json` words most of those refusals. Pure.
+"""
+
+import re
+from typing import Final
+
+__all__ = ["EVENT_STREAM", "invalid_json_text", "is_event_stream"]
+
+EVENT_STREAM: Final = (
+    "an event stream (text/event-stream), where the request asked for one JSON object and no stream"
+)
+"""The reason given for such a body, after the provider's invalid-JSON text."""
+
+_MEDIA_TYPE: Final = "text/event-stream"
+_FIRST_FIELD: Final = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?::|(?:data|event|id|retry)[ \t]*:)")
+"""A first line that is an SSE field (``data:``, ``event:``, ``id:``, ``retry:``) or a
+comment (``:``); no JSON text starts so."""
+
+
+def is_event_stream(content_type: str | None, body: bytes) -> bool:
+    r"""Whether a body that is not JSON is an event stream, by its label or its first line.
+
+    Args:
+        content_type: The ``Content-Type`` header, if any (parameters ignored).
+        body: The response body.
+
+    Examples:
+        >>> is_event_stream("text/event-stream; charset=utf-8", b"")
+        True
+        >>> is_event_stream("application/json", b'data: {"type": "response.created"}\n\n')
+        True
+        >>> is_event_stream("application/json", b"<html>")
+        False
+    """
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == _MEDIA_TYPE or _FIRST_FIELD.match(body) is not None
+
+
+def invalid_json_text(frame: str, content_type: str | None, body: bytes, reason: str = "") -> str:
+    r"""A provider's refusal of a 2xx body that is not JSON: its frame, then why.
+
+    A stream (:func:`is_event_stream`) is named as one whatever the decoder said, since
+    ``Expecting value`` or a bare frame tells a reader nothing of a gateway that streamed;
+    any other body keeps the provider's own reason (its decoder's, or none).
+
+    Args:
+        frame: The spec'd text up to its reason (``Brave API returned invalid JSON``,
+            ``Kagi API returned an invalid response``).
+        content_type: The response's ``Content-Type`` header, if any.
+        body: The response body.
+        reason: The reason this provider gives for any other body; empty: none.
+
+    Examples:
+        >>> invalid_json_text("Brave API returned invalid JSON", None, b"data: {}\n\n")[:48]
+        'Brave API returned invalid JSON: an event stream'
+        >>> invalid_json_text("Brave API returned invalid JSON", "text/html", b"<html>")
+        'Brave API returned invalid JSON'
+        >>> invalid_json_text("Kagi API returned an invalid response", None, b"<", "invalid JSON")
+        'Kagi API returned an invalid response: invalid JSON'
+    """
+    if is_event_stream(content_type, body):
+        return f"{frame}: {EVENT_STREAM}"
+    return f"{frame}: {reason}" if reason else frame
