@@ -76,6 +76,11 @@ class _Found:
                         self.add(entry.get("url"), entry.get("title"))
 
 
+def _objects(output: Any) -> list[Mapping[str, Any]]:
+    """The objects among an ``output`` list's first items (a bounded read)."""
+    return [item for item in first_items(output) if isinstance(item, Mapping)]
+
+
 def _parts(item: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     content = item.get("content")
     return (
@@ -175,12 +180,22 @@ def response_from_events(events: Iterable[object]) -> dict[str, Any]:
     """Fold Responses stream events (decoded ``data`` objects) into a response object (pure).
 
     ``response.completed`` carries the whole response; without it the object is rebuilt from
-    ``response.created`` and the ``response.output_item.done`` items. The streamed
-    ``output_text`` deltas stand in for a message that is missing or holds no text, in the
-    completed response too: a closing snapshot whose message ``content`` came broken lost an
-    answer the deltas had already carried (stop 52, audit53, on the real stream). A
-    ``response.created`` / ``response.in_progress`` after the closing event (a stream out of
-    order) does not overwrite it. An event that is not a JSON object (a stray
+    ``response.created`` and the ``response.output_item.done`` items. A whole text is read
+    before pieces of one: the completed snapshot's, else the done items' (a closing snapshot
+    whose message has no text is read from them, annotations and all), and only then the
+    streamed ``output_text`` deltas, joined. A closing message with broken ``content`` lost
+    an answer the deltas had carried (stop 52, audit53); read from the deltas, it lost the
+    sources too, and a delta dropped, doubled or swapped on the way changed its text.
+
+    A snapshot with text wins over deltas that differ from it. In the real stream
+    (``fixtures/xai``) the two are the same text, as are the done message item and
+    ``response.output_text.done``, so a difference means one of them broke; the snapshot is
+    one event, the deltas 259, so a lost, doubled or reordered event is far likelier among
+    them, and the snapshot's annotations (the sources) belong to its own text. Codex's fold
+    of the same Responses stream reads its whole items first and deltas last, alike.
+
+    A ``response.created`` / ``response.in_progress`` after the closing event (a stream out
+    of order) does not overwrite the closing snapshot. An event that is not a JSON object (a stray
     ``[DONE]``-like value, a number) carries nothing and is skipped, as is a ``response``
     member that is not an object.
 
@@ -209,9 +224,12 @@ def response_from_events(events: Iterable[object]) -> dict[str, Any]:
             items.append(event.get("item"))
         elif kind == "response.output_text.delta" and isinstance(event.get("delta"), str):
             deltas.append(event["delta"])
-    if not completed:
-        response["output"] = [item for item in items if isinstance(item, Mapping)]
-    output = [item for item in first_items(response["output"]) if isinstance(item, Mapping)]
+    done = [item for item in items if isinstance(item, Mapping)]
+    if not completed or (
+        _answer(response, _objects(response["output"])) is None and _answer({}, done)
+    ):
+        response["output"] = done
+    output = _objects(response["output"])
     if deltas and _answer(response, output) is None:
         response["output_text"] = "".join(deltas)
     return response
