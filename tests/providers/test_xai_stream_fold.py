@@ -70,3 +70,63 @@ def test_the_whole_stream_reads_as_before() -> None:
     (message,) = [i for i in events[-1]["response"]["output"] if i["type"] == "message"]
     cited = [n["url"] for part in message["content"] for n in part["annotations"]]
     assert [s.url for s in response.sources] == list(dict.fromkeys(cited))
+
+
+def _delta_broken(events: list[dict[str, Any]], how: str, at: int) -> list[dict[str, Any]]:
+    """``events`` with the ``at``-th delta dropped, doubled or swapped with the next event."""
+    index = [i for i, e in enumerate(events) if e["type"] == "response.output_text.delta"][at]
+    if how == "drop":
+        del events[index]
+    elif how == "double":
+        events.insert(index, copy.deepcopy(events[index]))
+    else:
+        events[index], events[index + 1] = events[index + 1], events[index]
+    return events
+
+
+def _closing_message_broken(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    (message,) = [i for i in events[-1]["response"]["output"] if i["type"] == "message"]
+    message["content"] = None
+    return events
+
+
+@pytest.mark.parametrize("broken", [None, 7, ["x"], {"k": "v"}, "gone"])
+def test_a_broken_closing_message_is_read_from_the_done_item_sources_and_all(
+    broken: object,
+) -> None:
+    """Failed before: the deltas gave the text but no source (their events carry none)."""
+    events = _events()
+    (message,) = [i for i in events[-1]["response"]["output"] if i["type"] == "message"]
+    if broken == "gone":
+        del message["content"]
+    else:
+        message["content"] = copy.deepcopy(broken)
+    whole = _read(_events())
+    assert whole.sources
+    assert _read(events) == whole
+
+
+@pytest.mark.parametrize("how", ["drop", "double", "swap"])
+@pytest.mark.parametrize("at", [0, 128, -1])
+def test_a_broken_closing_message_and_a_broken_delta_keep_the_whole_answer(
+    how: str, at: int
+) -> None:
+    """Failed before: the joined deltas, one lost, doubled or out of place, were the answer.
+
+    The done message item holds the whole text, as the closing snapshot would have.
+    """
+    events = _closing_message_broken(_delta_broken(_events(), how, at))
+    assert _streamed_text(events) != _streamed_text(_events()) or how == "swap"
+    assert _read(events) == _read(_events())
+
+
+@pytest.mark.parametrize("how", ["drop", "double", "swap"])
+@pytest.mark.parametrize("at", [0, 128, -1])
+def test_a_whole_closing_snapshot_wins_over_broken_deltas(how: str, at: int) -> None:
+    """A guard: where the snapshot's text and the deltas differ, the snapshot is the answer.
+
+    In the real stream they are one text; a lost, doubled or reordered delta is the likelier
+    fault (259 events against one), and the snapshot's sources belong to its own text.
+    """
+    events = _delta_broken(_events(), how, at)
+    assert _read(events) == _read(_events())
