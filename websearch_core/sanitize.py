@@ -19,8 +19,11 @@ to remember it:
   The rest of what a response carries is bounded too, each by what it is: an answer to
   :data:`ANSWER_LIMIT` (the cut said in it, :data:`ANSWER_CUT_MARK`), a snippet or cited
   text kept in the details and the cache to :data:`KEPT_SNIPPET_LIMIT`, a note to
-  :data:`NOTE_LIMIT`, the ``model`` and ``request_id`` to :data:`ID_LIMIT`. Secrets are
-  masked first, so a cut never leaves a key's head showing.
+  :data:`NOTE_LIMIT` (and the notes to :data:`MAX_NOTES`, the last saying how many more
+  there were), the ``model`` and ``request_id`` to :data:`ID_LIMIT`, and the page text a
+  provider sent with a result to :data:`PAGE_TEXT_LIMIT`, as a fetched page's body is (the
+  cut said in it, :data:`PAGE_CUT_MARK`). Secrets are masked first, so a cut never leaves
+  a key's head showing.
 * **URLs:** a source or citation URL must be absolute ``http(s)`` with a host, no userinfo
   and nothing around it; otherwise the entry is dropped.
 * **Secrets:** every shape of every credential (:mod:`websearch_core.redaction`) is masked,
@@ -61,8 +64,11 @@ __all__ = [
     "KEPT_SNIPPET_LIMIT",
     "LINE_LIMIT",
     "MAX_CITATIONS",
+    "MAX_NOTES",
     "MAX_SOURCES",
     "NOTE_LIMIT",
+    "PAGE_CUT_MARK",
+    "PAGE_TEXT_LIMIT",
     "clean_response",
     "clean_text",
     "cut_line",
@@ -100,6 +106,21 @@ text cuts it to 240): Parallel's documented per-result excerpt cap
 NOTE_LIMIT = 1_000
 """UTF-16 units of one note kept. A note quotes upstream text (an engine's reason, a
 warning) after the core's own words, which are far shorter."""
+MAX_NOTES = 20
+"""Notes a provider's response keeps, the last of a cut saying how many more were left out.
+A note tells the user something about this answer (an engine that did not answer, a
+warning): the first twenty say what went wrong and the count says how widely, where two
+hundred engines' reasons (up to 200,000 units) would only bury the results in ``--json``.
+Twenty is also what related questions and search queries keep (:data:`MAX_LIST_ITEMS`)."""
+PAGE_TEXT_LIMIT = 10 * 1024 * 1024
+"""UTF-16 units of a provider-sent page's text (and of its Markdown) kept,
+:data:`PAGE_CUT_MARK` included: the fetch path's rule for the same kind of text. A fetched
+page's body is read to at most 10 MiB (``content.fetch.DEFAULT_MAX_PAGE_BYTES``, said in the
+README), and each UTF-16 unit of its text took at least one byte of it, so no fetched page
+is longer; a page Tavily, Exa, Firecrawl or Jina sent is held to the same size."""
+PAGE_CUT_MARK = f"\n\n[Page text cut: longer than {PAGE_TEXT_LIMIT:,} characters.]"
+"""Ends a provider-sent page cut to :data:`PAGE_TEXT_LIMIT` (after the head kept and ``…``),
+so a program reading the details or the cache never takes the head for the whole page."""
 ID_LIMIT = 100
 """UTF-16 units of the ``model`` and ``request_id`` kept: each is one short token (a model
 name, a UUID, ``resp_`` and 48 hex digits); a longer one is text put where an id belongs."""
@@ -242,7 +263,7 @@ def clean_response(
         search_queries=tuple(map(clean.line, response.search_queries[:MAX_LIST_ITEMS])),
         model=clean.optional_line(response.model, ID_LIMIT),
         request_id=clean.optional_line(response.request_id, ID_LIMIT),
-        notes=tuple(clean.line(note, NOTE_LIMIT) for note in response.notes),
+        notes=clean.notes(response.notes),
     )
     return response.model_copy(update=update) if update else response
 
@@ -290,11 +311,18 @@ class _TextCleaner:
         is not the whole answer. It falls where the limit does, not at a word: the head of
         text with one megabyte-long word would keep nothing of it.
         """
-        kept = self.block(text)
-        if not kept or not _longer((kept,), ANSWER_LIMIT):
-            return kept
-        head = truncate_text(kept, ANSWER_LIMIT - utf16_len(ANSWER_CUT_MARK))
-        return head + ANSWER_CUT_MARK
+        return _cut_said(self.block(text), ANSWER_LIMIT, ANSWER_CUT_MARK)
+
+    def notes(self, notes: tuple[str, ...]) -> tuple[str, ...]:
+        """``notes`` each a :meth:`line` of :data:`NOTE_LIMIT`, at most :data:`MAX_NOTES`.
+
+        Past :data:`MAX_NOTES` the first ones are kept and a last note says how many more
+        there were, so the cut is told, not hidden; only the kept ones are cleaned.
+        """
+        if len(notes) <= MAX_NOTES:
+            return tuple(self.line(note, NOTE_LIMIT) for note in notes)
+        kept = [self.line(note, NOTE_LIMIT) for note in notes[: MAX_NOTES - 1]]
+        return (*kept, _notes_left_out(len(notes) - len(kept)))
 
     def keeps_url(self, url: str) -> bool:
         """Whether a source or citation with ``url`` is kept: clean, and holding no secret."""
@@ -325,15 +353,46 @@ class _TextCleaner:
         """A provider-sent page (Tavily, Exa, Firecrawl, Jina) with its texts cleaned."""
         if page is None:
             return None
+        text = self.page_text(page.text)
+        # A provider's page is one text in both fields: cleaned, masked and cut once.
+        markdown = text if page.markdown == page.text else self.page_text(page.markdown)
         update = _changed(
             page,
             title=self.optional_line(page.title),
-            text=self.block(page.text) or "",
-            markdown=self.block(page.markdown) or "",
+            text=text,
+            markdown=markdown,
             author=self.optional_line(page.author),
             site_name=self.optional_line(page.site_name),
         )
         return page.model_copy(update=update) if update else page
+
+    def page_text(self, text: str) -> str:
+        """A provider-sent page's text or Markdown: :meth:`block`, bounded as a fetched page.
+
+        Cut to :data:`PAGE_TEXT_LIMIT` UTF-16 units, ending ``…`` and :data:`PAGE_CUT_MARK`.
+        """
+        return _cut_said(self.block(text), PAGE_TEXT_LIMIT, PAGE_CUT_MARK) or ""
+
+
+def _cut_said(text: str | None, limit: int, mark: str) -> str | None:
+    """``text`` within ``limit`` UTF-16 units: whole, or its head, ``…`` and ``mark``.
+
+    The cut falls where the limit does, not at a word (a megabyte-long word would leave
+    no head); ``text`` is masked already, so no key shows in part.
+    """
+    if not text or not _longer((text,), limit):
+        return text
+    return truncate_text(text, limit - utf16_len(mark)) + mark
+
+
+def _notes_left_out(count: int) -> str:
+    """The note ending notes cut to :data:`MAX_NOTES`: how many were left out.
+
+    Example:
+        >>> _notes_left_out(181)
+        '181 more notes were left out.'
+    """
+    return f"{count:,} more notes were left out."
 
 
 def _reachable(response: SearchResponse, cap: int) -> tuple[SearchResponse, bool]:
@@ -513,8 +572,8 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
 
     Returns:
         The three lists, and whether a text is longer than the full pass keeps it (a line,
-        a date, an id, a note, a snippet or the answer; :data:`LINE_LIMIT` and the other
-        limits): then that pass must run.
+        a date, an id, a note, a snippet, the answer or a page; :data:`LINE_LIMIT` and the
+        other limits), or the notes are more than :data:`MAX_NOTES`: then that pass must run.
     """
     lines: list[str] = [*response.related_questions, *response.search_queries]
     # The model and the request id, each a short token, have their own bound.
@@ -522,6 +581,7 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
     answer = response.answer
     blocks: list[str] = [answer] if answer else []
     snippets: list[str] = []
+    pages: list[str] = []
     urls: list[str] = []
     dates: list[str] = []
     for source in response.sources:
@@ -534,7 +594,7 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
         if source.snippet:
             snippets.append(source.snippet)
         if source.content is not None:
-            _page_texts(source.content, lines, blocks)
+            _page_texts(source.content, lines, pages)
     for citation in response.citations:
         lines.append(citation.title)
         urls.append(citation.url)
@@ -548,11 +608,14 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
         or _longer(ids, ID_LIMIT)
         or _longer(snippets, KEPT_SNIPPET_LIMIT)
         or _longer(notes, NOTE_LIMIT)
+        or len(notes) > MAX_NOTES
         or bool(answer and _longer((answer,), ANSWER_LIMIT))
+        or _longer(pages, PAGE_TEXT_LIMIT)
     )
     lines += dates
     lines += ids
     lines += notes
+    blocks += pages
     blocks += snippets
     return lines, blocks, urls, too_long
 
@@ -568,12 +631,12 @@ def _longer(texts: Sequence[str], limit: int) -> bool:
     return any(utf16_len(text) > limit for text in texts)
 
 
-def _page_texts(page: PageContent, lines: list[str], blocks: list[str]) -> None:
+def _page_texts(page: PageContent, lines: list[str], pages: list[str]) -> None:
     """Add the texts of a provider-sent page to those :func:`_needs_cleaning` checks."""
     lines.extend(text for text in (page.title, page.author, page.site_name) if text)
-    blocks.append(page.text)
+    pages.append(page.text)
     if page.markdown != page.text:
-        blocks.append(page.markdown)
+        pages.append(page.markdown)
 
 
 def _capped(
