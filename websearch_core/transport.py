@@ -66,6 +66,7 @@ from .event_stream_body import invalid_json_text
 from .json_decode import response_json
 from .lookup_waits import note_request
 from .loopback import is_loopback
+from .owner_slots import share_own_slots
 from .redaction import masked_password, redact, redactor_for
 from .said_once import first_time
 from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
@@ -473,6 +474,14 @@ def _trustable(ids: Iterable[str]) -> frozenset[str]:
     return frozenset(given)
 
 
+def _shared_instance(transport: "Transport") -> "Transport":
+    """The transport whose attributes ``transport`` uses: its owner's, if it is a copy.
+
+    Read with a default: a subclass may set a slot before ``Transport.__init__`` ran.
+    """
+    return getattr(transport, "_copied_from", None) or transport
+
+
 class Transport:
     """Sends provider requests over one shared :class:`aiohttp.ClientSession`.
 
@@ -529,6 +538,18 @@ class Transport:
     session, timeouts, size cap, routes, ids, a ``MockTransport``'s handler, an attribute
     of a subclass's) is the copy's as well, and whatever is set through the copy is the
     owner's."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Keep a subclass's own ``__slots__`` on the owner, as its dictionary is shared.
+
+        A copy (:meth:`trusting`) shares the owner's instance dictionary and no slot of a
+        subclass's: it held none, so a context holding one failed its search with
+        ``AttributeError`` at the first read (a header or session the subclass keeps in
+        one), and one set through the copy would have stayed the copy's. Each such slot
+        reads and writes the owner's (:func:`~websearch_core.owner_slots.share_own_slots`).
+        """
+        super().__init_subclass__(**kwargs)
+        share_own_slots(cls, _shared_instance)
 
     def __init__(
         self,
