@@ -344,7 +344,7 @@ def _force(
         plan.providers.append(provider)
         plan.forced = True
         return True
-    why = problem.removesuffix(".") if problem else _why_unavailable(provider, excluded)
+    why = problem.removesuffix(".") if problem else _why_unavailable(provider, excluded, context)
     error = ProviderNotConfiguredError(
         provider_id,
         f"{provider.info.label} was forced but cannot run ({why}){FELL_BACK}",
@@ -363,15 +363,24 @@ def _usable(
     return usable, provider.key_problem(context) if usable else None
 
 
-def _why_unavailable(provider: SearchProvider, excluded: AbstractSet[str]) -> str:
-    """What keeps ``provider`` from running: exclusion, or the setup it is missing."""
+def _why_unavailable(
+    provider: SearchProvider, excluded: AbstractSet[str], context: ProviderContext
+) -> str:
+    """What keeps ``provider`` from running: exclusion, or the setup it is missing.
+
+    The setup's advice is followed by where its variable is set when the ``Credentials``
+    do not read it (:meth:`~websearch_core.providers.base.SearchProvider.unseen_clause`):
+    ``no API key: set BRAVE_API_KEY`` alone, to a user who had, hid the cause.
+    """
     info = provider.info
     if info.id in excluded:
         return "it is excluded by the exclude setting or WEBSEARCH_EXCLUDE"
     needed = info.setup_advice
+    unseen = provider.unseen_clause(context).removesuffix(".")
     if needed is None:
-        return "not configured"
-    return f"not configured: {needed}" if info.setup_hint else f"no API key: {needed}"
+        return f"not configured{';' if unseen else ''}{unseen}"
+    missing = "not configured" if info.setup_hint else "no API key"
+    return f"{missing}: {needed}{';' if unseen else ''}{unseen}"
 
 
 def _check_known(ids: Iterable[str | None]) -> None:
@@ -401,7 +410,8 @@ def _add_explicit(
             provider_id,
             f"{provider.info.label} web search is unavailable. Configure its credentials or "
             "select the automatic provider chain."
-            + (f" To configure it, {needed}." if needed else ""),
+            + (f" To configure it, {needed}." if needed else "")
+            + provider.unseen_clause(context),
         )
         plan.failures.append((provider, error))
         plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
@@ -409,7 +419,7 @@ def _add_explicit(
         # A preferred provider that cannot run gives way to the auto chain, as the spec has
         # it, but says why, as a forced one does: WebSearch(provider="brave") without a key
         # failed (or answered from another provider) with no word of Brave or its key.
-        why = _why_unavailable(provider, excluded)
+        why = _why_unavailable(provider, excluded, context)
         error = ProviderNotConfiguredError(
             provider_id,
             f"{provider.info.label} was preferred but cannot run ({why}){FELL_BACK}",

@@ -26,6 +26,7 @@ __all__ = [
     "SignedIn",
     "StoredOAuth",
     "clash_advice",
+    "credential_variables",
     "refresh_margin",
     "sent_secrets",
     "signed_in",
@@ -163,6 +164,28 @@ def _found(credential: Credential, info: ProviderInfo, found: Credentials) -> Se
         return None
     what = credential.what or f"{info.label} API key"
     return found.key_secret(credential.owner or info.id, env_vars, what)
+
+
+def credential_variables(kinds: tuple[Credential, ...], info: ProviderInfo) -> tuple[str, ...]:
+    """Every variable ``kinds`` read a credential from: keys' and secret variables', in order.
+
+    What a "not found" or "not configured" text names as set where a ``Credentials`` given
+    an ``environ`` of its own did not look (:meth:`~websearch_core.credentials.Credentials.
+    unseen_clause`): Perplexity's cookie variable holds its sign-in, not a key, and is one.
+
+    Example:
+        >>> from websearch_core import get_provider
+        >>> perplexity = get_provider("perplexity")
+        >>> credential_variables(perplexity.credential_kinds, perplexity.info)
+        ('PERPLEXITY_COOKIES', 'PERPLEXITY_API_KEY', 'PPLX_API_KEY', 'OPENROUTER_API_KEY')
+    """
+    names: list[str] = []
+    for kind in kinds:
+        if isinstance(kind, ApiKey):
+            names.extend(info.env_vars if kind.env_vars is None else kind.env_vars)
+        elif isinstance(kind, SecretVariable):
+            names.append(kind.name)
+    return tuple(dict.fromkeys(names))
 
 
 def refresh_margin(kinds: tuple[Credential, ...], info: ProviderInfo, entry: str) -> float:

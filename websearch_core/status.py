@@ -167,20 +167,23 @@ def _setup_reason(
     explicit: bool,
     browser_missing: str | None,
     sign_in: str | None = None,
+    unseen: str = "",
 ) -> str:
     """What its setup alone says of a provider nothing else holds back (mark, budget...).
 
     ``sign_in`` names the stored OAuth token a search would send first, if one is: which
     of a provider's credentials is used is otherwise invisible (Gemini's token wins over
-    its key, and of its two sign-ins the first stored one is used).
+    its key, and of its two sign-ins the first stored one is used). ``unseen`` is what a
+    row that is not ready adds when its variables are set where the ``Credentials`` do not
+    look (:meth:`~websearch_core.providers.base.SearchProvider.unseen_clause`): ``not
+    configured (set BRAVE_API_KEY ...)`` alone, to a user who had, hid the cause.
     """
     if available:
         if sign_in is not None:
             return f"ready ({sign_in})"
         return "ready" if browser_missing is None else f"ready ({PLAIN_ONLY}: {browser_missing})"
-    if explicit:
-        return _explicit_only(info)
-    return _not_configured(info)
+    said = _explicit_only(info) if explicit else _not_configured(info)
+    return f"{said};{unseen.removesuffix('.')}" if unseen else said
 
 
 def _explicit_only(info: ProviderInfo) -> str:
@@ -466,7 +469,8 @@ async def _collect_status(
         else:
             sending = [s for s in setup.signed if s.first and not refused.passed_over]
             sign_in = next((s.name for s in sending), None)
-            reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
+            unseen = "" if available else provider.unseen_clause(context)
+            reason = _setup_reason(info, available, explicit, browser_missing, sign_in, unseen)
             note = await _kept_note(safe, provider, context, now) if available else None
             reason = join_clauses([reason, note])
             rate_text = settings.rate.get(provider_id)

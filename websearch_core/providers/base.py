@@ -28,6 +28,7 @@ from ..provider_credentials import (
     SignedIn,
     StoredOAuth,
     clash_advice,
+    credential_variables,
     refresh_margin,
     sent_secrets,
     signed_in,
@@ -407,6 +408,19 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         The verdict of :meth:`credential_check`, for the callers that need no more.
         """
         return self.credential_check(context).problem
+
+    @final
+    def unseen_clause(self, context: ProviderContext) -> str:
+        """The sentence a text saying it is not set up adds when its variables are unread.
+
+        Those it reads a credential from (:func:`~websearch_core.provider_credentials.
+        credential_variables`, and its ``env_vars``) set in ``os.environ`` alone, which a
+        ``Credentials`` given an ``environ`` of its own does not read; empty otherwise.
+        Said where the cause is reported (the chain's forced, preferred and explicit
+        refusals, the status rows), not only in ``credentials not found``.
+        """
+        names = credential_variables(self.credential_kinds, self.info) + self.info.env_vars
+        return context.credentials.unseen_clause(names)
 
     def is_available(self, context: ProviderContext) -> bool:
         """Whether the auto chain may use it (default: a key is configured)."""
