@@ -40,12 +40,12 @@ SPEC_EXPLICIT = (
     "provider chain."
 )
 
-PLANS = {
-    "preferred": ({"preferred": "brave"}, None, "Brave was preferred but cannot run (no API key"),
-    "explicit": ({"preferred": None}, None, SPEC_EXPLICIT),
-    "forced": ({"preferred": None}, "brave", "Brave was forced but cannot run (no API key"),
+PLANS: dict[str, tuple[str | None, str | None, str]] = {
+    "preferred": ("brave", None, "Brave was preferred but cannot run (no API key"),
+    "explicit": (None, None, SPEC_EXPLICIT),
+    "forced": (None, "brave", "Brave was forced but cannot run (no API key"),
 }
-"""How Brave is chosen (the order's arguments, the forced id) and how its text begins."""
+"""How Brave is chosen (the preferred id, the forced id) and how its text begins."""
 
 
 @asynccontextmanager
@@ -65,8 +65,10 @@ async def _context(sim: Simulator, environ: Mapping[str, str]) -> AsyncIterator[
 async def _brave_detail(context: ProviderContext, how: str) -> tuple[str, str | None]:
     """What the chain says of Brave chosen ``how`` (its skipped attempt's detail), and
     which provider answered."""
-    arguments, forced, _ = PLANS[how]
-    order = ChainOrder.of(excluded=(), fallback=True, listed=["brave", "tavily"], **arguments)
+    preferred, forced, _ = PLANS[how]
+    order = ChainOrder.of(
+        preferred=preferred, excluded=(), fallback=True, listed=["brave", "tavily"]
+    )
     plan = order.resolve(context, forced)
     outcome = await ChainRunner(MemoryStore()).run(
         plan, SearchParams(query="python asyncio"), context
@@ -126,7 +128,7 @@ async def test_the_texts_stand_alone_when_the_key_is_set_nowhere_or_read(
     layered = ChainMap(dict(GIVEN), os.environ)
     async with Simulator(["brave", "tavily"]) as sim, _context(sim, layered) as context:
         order = ChainOrder.of(
-            excluded=(), fallback=True, listed=["brave", "tavily"], **PLANS[how][0]
+            preferred=PLANS[how][0], excluded=(), fallback=True, listed=["brave", "tavily"]
         )
         outcome = await ChainRunner(MemoryStore()).run(
             order.resolve(context, PLANS[how][1]), SearchParams(query="python asyncio"), context
