@@ -26,6 +26,7 @@ words (:func:`signless_gateways_message`).
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from .provider_entry_points import installed_provider
 from .provider_ids import BASE_URL_IDS, SIGN_IN_ROUTES
 from .sign_in_declarations import declares_a_sign_in
 
@@ -157,10 +158,17 @@ def own_provider_gateways(unknown: Sequence[str]) -> str:
     trusts its id: the refusal said only ``unknown provider id``, so a user who had
     written the provider was not told where its trust goes.
 
+    A provider whose class is not imported is named too when its package declares it
+    under the entry-point group :data:`~websearch_core.provider_entry_points.
+    PROVIDER_GROUP` (read from metadata, nothing imported): the advice depended on the
+    class having been imported, so one variable had it in one process and not another.
+
     Returns:
         ``; <id> is a provider of your own ...`` naming those of ``unknown`` a living
         class declares a sign-in under (:func:`~websearch_core.sign_in_declarations.
-        declares_a_sign_in`), else empty.
+        declares_a_sign_in`) or an installed package declares
+        (:func:`~websearch_core.provider_entry_points.installed_provider`, whose entry
+        point it names), else empty.
 
     Example:
         >>> from websearch_core.sign_in_declarations import declare
@@ -173,15 +181,18 @@ def own_provider_gateways(unknown: Sequence[str]) -> str:
         >>> own_provider_gateways(["codx"])
         ''
     """
-    own = [pid for pid in unknown if declares_a_sign_in(pid)]
+    declared = {pid: installed_provider(pid) for pid in unknown}
+    own = [pid for pid in unknown if declares_a_sign_in(pid) or declared[pid]]
     if not own:
         return ""
     named = " and ".join(own)
+    installed = "; ".join(f"{pid}: {declared[pid]}" for pid in own if declared[pid])
+    where = f" (installed: {installed})" if installed else ""
     listed = ", ".join(f'"{pid}"' for pid in own)
     which = "is a provider" if len(own) == 1 else "are providers"
     its = "its gateway" if len(own) == 1 else "their gateways"
     return (
-        f"; {named} {which} of your own, which the settings do not know (the command and "
+        f"; {named} {which} of your own{where}, which the settings do not know (the command and "
         "the tools read them too, and run built-in providers only): trust "
         f"{its} on the Transport you build for it, with {GATEWAYS_SETTING}=[{listed}]"
     )
