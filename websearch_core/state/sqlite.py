@@ -55,7 +55,7 @@ Why it is built this way:
   the next store to take the lock writes the journal in the transaction of its own counts,
   or on opening the file, or of a clear (which so wins over what was journaled before it);
   the file keeps when each provider was cleared, so that what was counted or set before a
-  reset and journaled after it is not written either (:data:`_AT_PARAM`).
+  reset and journaled after it is not written either (:data:`._sqlite_sql.AT_PARAM`).
 """
 
 from __future__ import annotations
@@ -93,6 +93,25 @@ from ._owed import HandedOver, Handover, OwedWrites
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
 from ._seen import AddedCount, FlushedCounts, ProviderRows, SeenRows, mark_from_row, mark_row
+from ._sqlite_sql import (
+    ACTIVE_MARK,
+    ADD_USAGE,
+    ALL_PROVIDERS,
+    AT_PARAM,
+    CACHE_ROW,
+    CLEAR_UNCHANGED,
+    INCREMENT_USAGE,
+    LAST_RESET,
+    LIVE_FAILURES,
+    MOVE_MARK,
+    PROVIDER_ROWS,
+    RECORD_FAILURE,
+    RECORD_RESET,
+    REPLAY,
+    REPLAY_CACHE,
+    TRIM_CACHE,
+    USAGE_ROW,
+)
 from ._threaded import ThreadedStore
 from ._wal_index import WalIndex, commit_count
 from ._withdrawal import Withdrawal, WithdrawnError
@@ -149,7 +168,6 @@ FLUSH_AFTER: Final = 0.5
 _Uncapped: TypeAlias = tuple[tuple[str, ...], tuple[tuple[str, float], ...]]
 """The periods and ``(period, expires_at)`` spans of windows without a cap (``_uncapped``)."""
 _BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
-_CACHE_ROW: Final = "SELECT value, stored_at, fresh_until, expires_at FROM cache WHERE key = ?"
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS marks (
@@ -199,7 +217,7 @@ CREATE TABLE IF NOT EXISTS resets (
 ) WITHOUT ROWID;
 """
 """Version 4 added ``notes`` (:meth:`SQLiteStore.set_note`), version 5 ``resets`` (when each
-provider, or ``''`` every provider, was last cleared: see :data:`_AT_PARAM`); a table an
+provider, or ``''`` every provider, was last cleared: see :data:`._sqlite_sql.AT_PARAM`); a table an
 older file lacks is created whole."""
 _ADDED_COLUMNS: Final = (
     ("marks", "scope", "TEXT NOT NULL DEFAULT ''"),  # version 2
@@ -212,138 +230,6 @@ _ADDED_COLUMNS: Final = (
 lacks altogether is created whole by :data:`_SCHEMA`."""
 _OUR_TABLES: Final = frozenset({"marks", "failures", "usage", "cache", "rates", "notes", "resets"})
 _CORRUPT_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
-
-_INCREMENT_USAGE: Final = """
-INSERT INTO usage (provider, period, count, expires_at) VALUES (?, ?, 1, ?)
-ON CONFLICT (provider, period) DO UPDATE SET
-    count = CASE WHEN usage.expires_at <= ? THEN 1 ELSE usage.count + 1 END,
-    expires_at = excluded.expires_at
-RETURNING count
-"""
-
-_ADD_USAGE: Final = """
-INSERT INTO usage (provider, period, count, expires_at) VALUES (?1, ?2, ?3, ?4)
-ON CONFLICT (provider, period) DO UPDATE SET
-    count = CASE WHEN usage.expires_at <= ?5 THEN ?3 ELSE usage.count + ?3 END,
-    expires_at = excluded.expires_at
-"""
-"""``_INCREMENT_USAGE`` by ``?3`` at once: a flush of pending counts."""
-
-_PROVIDER_ROWS: Final = """
-SELECT m.kind, m.until, m.reason, m.failures, m.set_at, m.scope,
-    f.count, f.expires_at, u.count, u.expires_at
-FROM (SELECT 1)
-LEFT JOIN marks AS m ON m.provider = ?1
-LEFT JOIN failures AS f ON f.provider = ?1
-LEFT JOIN usage AS u ON u.provider = ?1 AND u.period = ?2
-"""
-"""What a reservation without a cap reads, in one row and whatever its expiry (see
-:class:`._seen.ProviderRows`): the mark (all ``NULL`` when none), the ``failures`` row and
-the ``usage`` row of period ``?2``."""
-
-_USAGE_ROW: Final = "SELECT count, expires_at FROM usage WHERE provider = ? AND period = ?"
-
-_ACTIVE_MARK: Final = (
-    "SELECT kind, until, reason, failures, set_at, scope FROM marks "
-    "WHERE provider = ? AND until > ?"
-)
-
-_TRIM_CACHE: Final = (
-    "DELETE FROM cache WHERE rowid IN (SELECT rowid FROM cache ORDER BY rowid LIMIT ?)"
-)
-"""Delete the ``?`` entries written first. A write (``INSERT OR REPLACE``, which deletes
-the old row) takes a rowid above every other, so rowid order is write order, as in the
-memory store, whatever the clocks said. Walking from the oldest end reads only the rows
-it deletes (counting the rest from the end would read every entry's page)."""
-
-_MOVE_MARK: Final = (
-    "UPDATE marks SET until = ?, set_at = ? WHERE provider = ? AND until = ? AND set_at = ?"
-)
-"""Save a mark moved after a clock step (:meth:`ProviderMark.as_of`), unless it was replaced."""
-
-_CLEAR_UNCHANGED: Final = (
-    "DELETE FROM marks WHERE provider = ?1 AND kind = ?2 AND until = ?3 AND reason = ?4 "
-    "AND failures = ?5 AND set_at = ?6 AND scope = ?7"
-)
-"""Remove a provider's mark only if every column is still the one read (compare-and-clear)."""
-
-_RECORD_FAILURE: Final = """
-INSERT INTO failures (provider, count, expires_at) VALUES (?1, 1, ?2 + ?3)
-ON CONFLICT (provider) DO UPDATE SET
-    count = CASE WHEN failures.expires_at <= ?2 THEN 1 ELSE failures.count + 1 END,
-    expires_at = excluded.expires_at
-RETURNING count
-"""
-"""One more failure (``?2``: the wall clock, ``?3``: :data:`FAILURE_WINDOW`): a counter
-whose window ended starts again at 1, as an expired usage counter does."""
-
-_REPLAY: Final = {
-    "mark": (
-        "INSERT INTO marks (provider, kind, until, reason, failures, set_at, scope) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (provider) DO UPDATE SET "
-        "kind = excluded.kind, until = excluded.until, reason = excluded.reason, "
-        "failures = excluded.failures, set_at = excluded.set_at, scope = excluded.scope "
-        "WHERE excluded.set_at >= marks.set_at"
-    ),
-    "clear": "DELETE FROM marks WHERE provider = ? AND set_at <= ?",
-    "clear-unchanged": _CLEAR_UNCHANGED,
-    "failure": _RECORD_FAILURE,
-    "forgive": "DELETE FROM failures WHERE provider = ?1 AND expires_at <= ?2 + ?3",
-    "slot": (
-        "INSERT INTO rates (provider, next_at, booked_at) VALUES (?1, ?2, ?3) "
-        "ON CONFLICT (provider) DO UPDATE SET next_at = excluded.next_at, "
-        "booked_at = excluded.booked_at WHERE excluded.next_at > rates.next_at"
-    ),
-    "note": "INSERT OR REPLACE INTO notes (provider, name, text, until) VALUES (?, ?, ?, ?)",
-    "dated-note": (
-        "INSERT OR REPLACE INTO notes (provider, name, text, until) "
-        "SELECT ?1, ?2, ?3, ?4 WHERE ?5 IS NOT NULL"
-    ),
-}
-"""How each write a journal holds (:data:`._journal.OwedWrite`) is replayed, by its kind.
-
-A journal is merged late, after other processes may have written: a mark replayed does
-not replace one set after it, a clear does not delete one set after the clear, and a
-compare-and-clear (``"clear-unchanged"``) deletes only the very mark it read; a failure
-counts at the time it happened (its window may have ended since), and a failure count
-forgiven (``?2``: when, ``?3``: :data:`FAILURE_WINDOW`) is kept when its last failure came
-after the forgiveness (its window ends later). A rate slot booked (``?2``:
-one interval after it was asked for, ``?3``: then) only ever pushes the next free slot
-later: one merged after its interval ended changes nothing. A note is journaled as a
-``"dated-note"``, with when it was made (``?5``, read by the reset filter, :data:`_AT_PARAM`);
-``"note"``, without it, is what earlier releases journaled (its own kind, so that an earlier
-release merging a later one's journal skips the note it cannot read instead of failing)."""
-
-_AT_PARAM: Final = {"mark": 5, "failure": 1, "slot": 2, "dated-note": 4}
-"""Which parameter of a journaled write (by its kind) says when it was made.
-
-A close behind another process's lock journals what it still owes, and that may come after
-a ``websearch providers reset`` that cleared the provider in the file: merged later, the
-counts, cooldown marks, failure counts and rate slots made *before* the reset came back
-after it. The file keeps when each provider was cleared (``resets``), and what was made
-at or before that time is not written: a usage count by its own time
-(:attr:`._pending.Pending.counted_at`), a write by this parameter. The other kinds set
-nothing a reset would have cleared (a forgiveness, a clear), or keep no time (an earlier
-release's ``"note"``). A note, a cooldown mark and a failure count are filtered when they are
-written too (:meth:`SQLiteStore.set_note`, :func:`_reset_since`): queued behind the lock of
-the process that was resetting, they landed after the reset."""
-
-_ALL_PROVIDERS: Final = ""
-"""The ``resets`` row of ``websearch providers reset --all`` (no provider id is empty)."""
-
-_RECORD_RESET: Final = "INSERT OR REPLACE INTO resets (provider, at) VALUES (?, ?)"
-
-_LAST_RESET: Final = "SELECT max(at) FROM resets WHERE provider IN (?, ?) AND at <= ?"
-"""When a provider (``?1``) or every provider (``?2``) was last reset, up to now (``?3``)."""
-
-_LIVE_FAILURES: Final = "SELECT count FROM failures WHERE provider = ? AND expires_at > ?"
-
-_REPLAY_CACHE: Final = (
-    "DELETE FROM cache WHERE key = ? AND stored_at < ?",
-    "INSERT OR IGNORE INTO cache (key, value, stored_at, fresh_until, expires_at) "
-    "VALUES (?, ?, ?, ?, ?)",
-)
-"""A journaled cache entry replaces an older one of its key, never a newer one."""
 
 
 def _make_private_dirs(directory: Path) -> None:
@@ -566,9 +452,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         overtaken fails at once with "database is locked" (SQLITE_BUSY_SNAPSHOT), without
         waiting; taking the write lock first makes every writer wait its turn instead.
 
-        ``owed`` says how to replay the write from a journal (see :data:`_REPLAY`): queued
-        behind another process's lock, it is journaled by a close or an exit that cannot
-        wait for it (:meth:`_hand_over`), and then withdrawn on the store's thread. Its
+        ``owed`` says how to replay the write from a journal (see
+        :data:`._sqlite_sql.REPLAY`): queued behind another process's lock, it is journaled
+        by a close or an exit that cannot wait for it (:meth:`_hand_over`), and then
+        withdrawn on the store's thread. Its
         caller, if still waiting, is told so with a :class:`StateStoreError` (its result
         is known to nobody); :meth:`_run_owed_write` for a write whose result nobody needs.
 
@@ -939,7 +826,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         # Counted on an index, whose pages are small: the rows themselves are not read.
         count = int(conn.execute("SELECT count(*) FROM cache").fetchall()[0][0])
         if count > self._max_cache_entries:
-            conn.execute(_TRIM_CACHE, (count - self._max_cache_entries,))
+            conn.execute(TRIM_CACHE, (count - self._max_cache_entries,))
 
     # -- marks ----------------------------------------------------------------------------
 
@@ -948,7 +835,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
 
         def query(conn: sqlite3.Connection) -> ProviderMark | None:
-            rows = conn.execute(_ACTIVE_MARK, (provider, now)).fetchall()
+            rows = conn.execute(ACTIVE_MARK, (provider, now)).fetchall()
             return _current_mark(conn, provider, mark_from_row(rows[0]), now) if rows else None
 
         return await self._read(query)
@@ -988,7 +875,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
         row = mark_row(provider, mark)
         await self._run_owed_write(
-            lambda conn: conn.execute(_CLEAR_UNCHANGED, row),
+            lambda conn: conn.execute(CLEAR_UNCHANGED, row),
             owed=("clear-unchanged", row),
         )
 
@@ -1039,8 +926,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def write(conn: sqlite3.Connection) -> int:
             if _reset_since(conn, provider, made):  # the failure counted before: not again
-                return _int_or_zero(conn.execute(_LIVE_FAILURES, (provider, made)).fetchone())
-            return _returning_int(conn, _RECORD_FAILURE, params)
+                return _int_or_zero(conn.execute(LIVE_FAILURES, (provider, made)).fetchone())
+            return _returning_int(conn, RECORD_FAILURE, params)
 
         return await self._run_write(write, owed=("failure", params))
 
@@ -1072,7 +959,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_period(period)
         return await self._run_write(
             lambda conn: _returning_int(
-                conn, _INCREMENT_USAGE, (provider, period, expires_at, time.time())
+                conn, INCREMENT_USAGE, (provider, period, expires_at, time.time())
             )
         )
 
@@ -1285,7 +1172,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         reserve = self._reserve_now(provider, windows)
 
         def reserve_unless_marked(conn: sqlite3.Connection) -> UsageGrant:
-            rows = conn.execute(_ACTIVE_MARK, (provider, now)).fetchall()
+            rows = conn.execute(ACTIVE_MARK, (provider, now)).fetchall()
             mark = _current_mark(conn, provider, mark_from_row(rows[0]), now) if rows else None
             if mark is not None:
                 return UsageGrant(granted=False, counts=(), mark=mark)
@@ -1381,7 +1268,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 header = self._wal_index.header()
                 if self._known.absent(key, header):  # no commit since the keys were read
                     return None
-            row = conn.execute(_CACHE_ROW, (key,)).fetchone()
+            row = conn.execute(CACHE_ROW, (key,)).fetchone()
             if self._known.ask_load(header):
                 self._load_known_soon()
             if row is None:
@@ -1407,7 +1294,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
 
         def query(conn: sqlite3.Connection) -> tuple[bytes, float, float, float] | None:
-            row = conn.execute(_CACHE_ROW, (key,)).fetchone()
+            row = conn.execute(CACHE_ROW, (key,)).fetchone()
             return None if row is None else (bytes(row[0]), row[1], row[2], float(row[3]))
 
         row = await self._read(query)
@@ -1499,7 +1386,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         def delete(conn: sqlite3.Connection) -> None:
             for table in ("marks", "failures", "usage", "rates", "notes"):
                 conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
-            conn.execute(_RECORD_RESET, (provider, time.time()))  # see _AT_PARAM
+            conn.execute(RECORD_RESET, (provider, time.time()))  # see AT_PARAM
 
         # The pending counts go with the rows, in their transaction on the store's thread:
         # a reader counts both or neither, a clear that fails forgets nothing, and no flush
@@ -1525,7 +1412,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         def delete(conn: sqlite3.Connection) -> None:
             for table in ("marks", "failures", "usage", "rates", "notes", "resets"):
                 conn.execute(f"DELETE FROM {table}")
-            conn.execute(_RECORD_RESET, (_ALL_PROVIDERS, time.time()))  # see _AT_PARAM
+            conn.execute(RECORD_RESET, (ALL_PROVIDERS, time.time()))  # see AT_PARAM
 
         withdrawal = Withdrawal()
         await self._run(  # as in clear()
@@ -1980,9 +1867,10 @@ def _write_pending(
     """Add each pending count to its counter (inside the caller's transaction).
 
     Less the increments counted at or before the provider's last reset (see
-    :data:`_AT_PARAM`): a batch written late (a journal, a flush held behind the lock) must
-    not bring back counts a reset cleared. ``resets``: :func:`_resets`, read here if not given.
-    ``added``, when given, gets what was added to each counter, as the SQL was given it.
+    :data:`._sqlite_sql.AT_PARAM`): a batch written late (a journal, a flush held behind the
+    lock) must not bring back counts a reset cleared. ``resets``: :func:`_resets`, read here
+    if not given. ``added``, when given, gets what was added to each counter, as the SQL was
+    given it.
     """
     if not batch:
         return
@@ -1994,7 +1882,7 @@ def _write_pending(
             reset_at = _reset_at(cleared, provider)
             count -= entry.counted_at.made_by(reset_at)
         if count > 0 and entry.expires_at > wall_now:  # an expired one reads as 0
-            conn.execute(_ADD_USAGE, (provider, period, count, entry.expires_at, wall_now))
+            conn.execute(ADD_USAGE, (provider, period, count, entry.expires_at, wall_now))
             if added is not None:
                 added[(provider, period)] = (count, entry.expires_at, wall_now)
 
@@ -2046,7 +1934,7 @@ def _resets(conn: sqlite3.Connection) -> dict[str, float]:
 
 def _reset_at(resets: dict[str, float], provider: str) -> float:
     """The time of ``provider``'s last reset (its own or every provider's); 0: never."""
-    return max(resets.get(provider, 0.0), resets.get(_ALL_PROVIDERS, 0.0))
+    return max(resets.get(provider, 0.0), resets.get(ALL_PROVIDERS, 0.0))
 
 
 def _write_cache_entries(conn: sqlite3.Connection, batch: CacheBatch) -> None:
@@ -2187,17 +2075,18 @@ def _cache_rows(entries: CacheBatch) -> list[tuple[str, bytes, float, float, flo
 
 
 def _replay(conn: sqlite3.Connection, journal: Journal) -> None:
-    """Write what ``journal`` holds (inside the caller's transaction); see :data:`_REPLAY`.
+    """Write what ``journal`` holds (inside the caller's transaction).
 
-    What a provider's reset cleared after it was made is not written (:data:`_AT_PARAM`).
+    See :data:`._sqlite_sql.REPLAY`. What a provider's reset cleared after it was made is not
+    written (:data:`._sqlite_sql.AT_PARAM`).
     """
     resets = _resets(conn)
     _write_pending(conn, journal.counts, resets)
     wall_now = time.time()
     for key, value, stored_at, fresh_until, expires_at in journal.cache:
         if expires_at > wall_now:
-            conn.execute(_REPLAY_CACHE[0], (key, stored_at))
-            conn.execute(_REPLAY_CACHE[1], (key, value, stored_at, fresh_until, expires_at))
+            conn.execute(REPLAY_CACHE[0], (key, stored_at))
+            conn.execute(REPLAY_CACHE[1], (key, value, stored_at, fresh_until, expires_at))
     for write in journal.writes:
         _replay_write(conn, write, resets)
 
@@ -2205,16 +2094,18 @@ def _replay(conn: sqlite3.Connection, journal: Journal) -> None:
 def _replay_write(
     conn: sqlite3.Connection, write: OwedWrite, resets: dict[str, float] | None = None
 ) -> None:
-    """Write one owed write unless its provider was reset after it was made (:data:`_AT_PARAM`).
+    """Write one owed write unless its provider was reset after it was made.
+
+    See :data:`._sqlite_sql.AT_PARAM`.
 
     ``resets``: :func:`_resets`, read here (when the kind keeps a time) if not given.
     """
     kind, params = write
-    statement = _REPLAY.get(kind)
+    statement = REPLAY.get(kind)
     if statement is None:  # a later release's kind of write: not ours to guess
         logger.warning("web search state journal: a write of unknown kind %r skipped", kind)
         return
-    at = _AT_PARAM.get(kind)
+    at = AT_PARAM.get(kind)
     if at is not None:
         cleared = _resets(conn) if resets is None else resets
         if cleared and _made_before_reset(params, at, cleared):
@@ -2231,7 +2122,7 @@ def _reset_since(conn: sqlite3.Connection, provider: str, made: float) -> bool:
     the write's transaction, the write lock held, so no reset can come between. A reset
     the clock reads as in the future is left out, as :func:`_resets` leaves it.
     """
-    row = conn.execute(_LAST_RESET, (provider, _ALL_PROVIDERS, time.time())).fetchone()
+    row = conn.execute(LAST_RESET, (provider, ALL_PROVIDERS, time.time())).fetchone()
     return row is not None and row[0] is not None and made <= float(row[0])
 
 
@@ -2308,9 +2199,9 @@ def _current_mark(
     if moved is not mark:
         params = (moved.until, moved.set_at, provider, mark.until, mark.set_at)
         if conn.in_transaction:
-            conn.execute(_MOVE_MARK, params)
+            conn.execute(MOVE_MARK, params)
         else:
-            _in_transaction(conn, lambda conn: conn.execute(_MOVE_MARK, params))
+            _in_transaction(conn, lambda conn: conn.execute(MOVE_MARK, params))
     return moved if moved.is_active(now) else None
 
 
@@ -2337,7 +2228,7 @@ def _reserve(
         if refused:
             return UsageGrant(granted=False, counts=found, failures=failures)
     counts = tuple(
-        _returning_int(conn, _INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now))
+        _returning_int(conn, INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now))
         for w in windows
     )
     return UsageGrant(granted=True, counts=counts, failures=failures)
@@ -2387,10 +2278,10 @@ def _read_provider_rows(
     conn: sqlite3.Connection, provider: str, periods: tuple[str, ...]
 ) -> ProviderRows:
     """Read ``provider``'s mark, failure counter and ``periods``' usage rows, expired or not."""
-    row = conn.execute(_PROVIDER_ROWS, (provider, periods[0])).fetchall()[0]
+    row = conn.execute(PROVIDER_ROWS, (provider, periods[0])).fetchall()[0]
     usage: list[tuple[int, float] | None] = [None if row[8] is None else (row[8], row[9])]
     for period in periods[1:]:
-        found = conn.execute(_USAGE_ROW, (provider, period)).fetchall()
+        found = conn.execute(USAGE_ROW, (provider, period)).fetchall()
         usage.append(found[0] if found else None)
     mark = None if row[0] is None else row[:6]
     failures = None if row[6] is None else (int(row[6]), float(row[7]))
