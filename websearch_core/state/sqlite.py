@@ -76,7 +76,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final, TypeAlias, TypeVar, cast
+from typing import Final, TypeAlias, TypeVar
 
 from ._alarm import Alarm
 from ._file_id import FileId, OpenedFile
@@ -93,24 +93,37 @@ from ._owed import HandedOver, Handover, OwedWrites
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
 from ._seen import AddedCount, FlushedCounts, ProviderRows, SeenRows, mark_from_row, mark_row
+from ._sqlite_rows import (
+    cache_rows,
+    current_mark,
+    give_back,
+    in_transaction,
+    int_or_zero,
+    is_busy,
+    live_count,
+    replay,
+    replay_write,
+    reserve,
+    reset_since,
+    returning_int,
+    rollback,
+    undo_reservation,
+    write_cache_entries,
+    write_pending,
+)
+from ._sqlite_rows import (
+    read_provider_rows as _read_provider_rows,  # the name tests patch
+)
 from ._sqlite_sql import (
     ACTIVE_MARK,
-    ADD_USAGE,
     ALL_PROVIDERS,
-    AT_PARAM,
     CACHE_ROW,
     CLEAR_UNCHANGED,
     INCREMENT_USAGE,
-    LAST_RESET,
     LIVE_FAILURES,
-    MOVE_MARK,
-    PROVIDER_ROWS,
     RECORD_FAILURE,
     RECORD_RESET,
-    REPLAY,
-    REPLAY_CACHE,
     TRIM_CACHE,
-    USAGE_ROW,
 )
 from ._threaded import ThreadedStore
 from ._wal_index import WalIndex, commit_count
@@ -167,7 +180,6 @@ FLUSH_AFTER: Final = 0.5
 """Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
 _Uncapped: TypeAlias = tuple[tuple[str, ...], tuple[tuple[str, float], ...]]
 """The periods and ``(period, expires_at)`` spans of windows without a cap (``_uncapped``)."""
-_BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS marks (
@@ -248,6 +260,15 @@ def _make_private_dirs(directory: Path) -> None:
     for path in reversed(missing):
         with contextlib.suppress(FileExistsError):  # another process won the race
             path.mkdir(mode=0o700)
+
+
+def _wall_clock() -> float:
+    """The store's wall clock, handed to the row functions (:mod:`._sqlite_rows`).
+
+    ``time.time`` looked up in this module at each call, as the store's own methods read
+    it: a test stepping this module's ``time`` steps every time the store judges by.
+    """
+    return time.time()
 
 
 class SQLiteStore(ThreadedStore[sqlite3.Connection]):
@@ -601,7 +622,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 return func(inline)
             result = self._transaction(inline, func)
         except sqlite3.OperationalError as exc:
-            if _is_busy(exc):
+            if is_busy(exc):
                 raise _InlineBusyError from None
             self._close_inline()
             raise self._store_error(exc) from exc
@@ -727,7 +748,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
         batch = self._pending.take()
         entries = self._pending_cache.batch()
-        journal = Journal(batch, _cache_rows(entries), [], file=moved)
+        journal = Journal(batch, cache_rows(entries), [], file=moved)
         if not journal:
             self._pending.settle()
             return
@@ -772,7 +793,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute("COMMIT")
         except BaseException:
-            _rollback(conn)
+            rollback(conn)
             raise
 
     def _purge_unless_busy(self, conn: sqlite3.Connection) -> None:
@@ -790,7 +811,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            if not _is_busy(exc):
+            if not is_busy(exc):
                 raise
             logger.debug("%s: write lock held elsewhere; expired rows left for later", self)
             return
@@ -802,7 +823,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._purge(conn, time.time())
             conn.execute("COMMIT")
         except BaseException:
-            _rollback(conn)
+            rollback(conn)
             if journals is not None:
                 journals.given_back()
             raise
@@ -836,7 +857,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def query(conn: sqlite3.Connection) -> ProviderMark | None:
             rows = conn.execute(ACTIVE_MARK, (provider, now)).fetchall()
-            return _current_mark(conn, provider, mark_from_row(rows[0]), now) if rows else None
+            return current_mark(conn, provider, mark_from_row(rows[0]), now) if rows else None
 
         return await self._read(query)
 
@@ -847,7 +868,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         made = time.time()
 
         def write(conn: sqlite3.Connection) -> None:
-            if not _reset_since(conn, provider, made):
+            if not reset_since(conn, provider, made, clock=_wall_clock):
                 conn.execute(
                     "INSERT OR REPLACE INTO marks "
                     "(provider, kind, until, reason, failures, set_at, scope) "
@@ -889,7 +910,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 (now,),
             ).fetchall()
             marks = {
-                row[0]: _current_mark(conn, row[0], mark_from_row(row[1:]), now) for row in rows
+                row[0]: current_mark(conn, row[0], mark_from_row(row[1:]), now) for row in rows
             }
             return {provider: mark for provider, mark in marks.items() if mark is not None}
 
@@ -901,7 +922,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.set_note`."""
         check_note(provider, name, text, until)
         owed: OwedWrite = ("dated-note", (provider, name, text, float(until), time.time()))
-        await self._run_owed_write(lambda conn: _replay_write(conn, owed), owed=owed)
+        await self._run_owed_write(
+            lambda conn: replay_write(conn, owed, clock=_wall_clock), owed=owed
+        )
 
     async def get_note(self, provider: str, name: str, now: float) -> str | None:
         """See :meth:`StateStore.get_note` (an expired row is left to the next purge)."""
@@ -925,9 +948,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         params = (provider, made, FAILURE_WINDOW)
 
         def write(conn: sqlite3.Connection) -> int:
-            if _reset_since(conn, provider, made):  # the failure counted before: not again
-                return _int_or_zero(conn.execute(LIVE_FAILURES, (provider, made)).fetchone())
-            return _returning_int(conn, RECORD_FAILURE, params)
+            if reset_since(conn, provider, made, clock=_wall_clock):  # counted before: not again
+                return int_or_zero(conn.execute(LIVE_FAILURES, (provider, made)).fetchone())
+            return returning_int(conn, RECORD_FAILURE, params)
 
         return await self._run_write(write, owed=("failure", params))
 
@@ -958,7 +981,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
         check_period(period)
         return await self._run_write(
-            lambda conn: _returning_int(
+            lambda conn: returning_int(
                 conn, INCREMENT_USAGE, (provider, period, expires_at, time.time())
             )
         )
@@ -970,7 +993,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def query(generation: int | None, conn: sqlite3.Connection) -> int:
             wall_now = time.time()
-            stored = _live_count(conn, provider, period, wall_now)
+            stored = live_count(conn, provider, period, wall_now)
             pending = self._pending.count(provider, period, wall_now, generation)
             if pending is None:  # a flush ran meanwhile: read again after it, on its thread
                 raise _InlineBusyError
@@ -987,7 +1010,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
         check_provider(provider)
         capped = any(w.limit is not None for w in windows)
-        undo = functools.partial(_undo_reservation, provider=provider, windows=windows)
+        undo = functools.partial(
+            undo_reservation, provider=provider, windows=windows, clock=_wall_clock
+        )
         return await self._run_write_owed(
             provider, self._reserve_now(provider, windows), undo=undo if capped else None
         )
@@ -996,7 +1021,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self, provider: str, windows: Sequence[UsageWindow]
     ) -> Callable[[sqlite3.Connection], UsageGrant]:
         """The synchronous reservation, run inside the caller's ``BEGIN IMMEDIATE``."""
-        return functools.partial(_reserve, provider=provider, windows=windows)
+        return functools.partial(reserve, provider=provider, windows=windows, clock=_wall_clock)
 
     async def _run_write_owed(
         self,
@@ -1052,7 +1077,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         uncapped = self._uncapped(windows)
         if uncapped is None:
             marked_or_reserve = self._reserve_unless_marked_now(provider, windows, now)
-            undo = functools.partial(_undo_reservation, provider=provider, windows=windows)
+            undo = functools.partial(
+                undo_reservation, provider=provider, windows=windows, clock=_wall_clock
+            )
             return await self._run_write_owed(provider, marked_or_reserve, undo=undo)
         periods, spans = uncapped
 
@@ -1061,7 +1088,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             rows = self._provider_rows(conn, generation, provider, periods)
             mark = rows.mark_at(now)
             if mark is not None:
-                mark = _current_mark(conn, provider, mark, now)
+                mark = current_mark(conn, provider, mark, now)
             if mark is not None:
                 return UsageGrant(granted=False, counts=(), mark=mark)
             stored = rows.counts_at(wall_now)
@@ -1169,14 +1196,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self, provider: str, windows: Sequence[UsageWindow], now: float
     ) -> Callable[[sqlite3.Connection], UsageGrant]:
         """The mark read and the synchronous reservation, inside one ``BEGIN IMMEDIATE``."""
-        reserve = self._reserve_now(provider, windows)
+        reserve_now = self._reserve_now(provider, windows)
 
         def reserve_unless_marked(conn: sqlite3.Connection) -> UsageGrant:
             rows = conn.execute(ACTIVE_MARK, (provider, now)).fetchall()
-            mark = _current_mark(conn, provider, mark_from_row(rows[0]), now) if rows else None
+            mark = current_mark(conn, provider, mark_from_row(rows[0]), now) if rows else None
             if mark is not None:
                 return UsageGrant(granted=False, counts=(), mark=mark)
-            return reserve(conn)
+            return reserve_now(conn)
 
         return reserve_unless_marked
 
@@ -1193,7 +1220,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if uncapped and self._pending.give_back(provider, periods):
             return
 
-        release = functools.partial(_give_back, provider=provider, periods=periods)
+        release = functools.partial(
+            give_back, provider=provider, periods=periods, clock=_wall_clock
+        )
         if uncapped:
             await self._run(functools.partial(self._transaction, func=release))
         else:
@@ -1370,7 +1399,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         batch = self._pending_cache.batch()
         if batch:
             self._known.add(key for key, _ in batch)
-            _write_cache_entries(conn, batch)
+            write_cache_entries(conn, batch)
             self._cache_writes += len(batch)
             if self._cache_writes >= _PURGE_EVERY:
                 self._cache_writes = 0
@@ -1601,7 +1630,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         def write(conn: sqlite3.Connection) -> _T:
             taken.append(self._pending.take(provider))
             if not forget:
-                _write_pending(conn, taken[0], added=None if record is None else record.added)
+                added = None if record is None else record.added
+                write_pending(conn, taken[0], clock=_wall_clock, added=added)
             if merge:  # a flush, the close or a clear: what earlier stores journaled too
                 claimed.append(self._merge_journals(conn))
             return func(conn)
@@ -1627,8 +1657,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         func: Callable[[sqlite3.Connection], _T],
         record: _FlushRecord | None = None,
     ) -> _T:
-        """:func:`_in_transaction` on one of the store's connections, the keys kept through it.
+        """A transaction on one of the store's connections, the keys kept through it.
 
+        :func:`._sqlite_rows.in_transaction`, with what is read around its ``COMMIT``.
         The wal-index header is read inside the transaction (the write lock held) and after
         its ``COMMIT``, through the reader opened with ``conn``, so that the cache's keys
         known (:mod:`._known_keys`) stay true across every commit of the store's own, not
@@ -1645,16 +1676,16 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             elif conn is self._conn:
                 wal_index = self._conn_wal_index
         if wal_index is None:
-            return _in_transaction(conn, func)
+            return in_transaction(conn, func)
         known = self._known if tracking else None
         kept = _KeysKept(known, wal_index, wait=conn is not self._inline, record=record)
-        return _in_transaction(conn, func, kept)
+        return in_transaction(conn, func, kept)
 
     def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
         """Write every journal an earlier store left (inside the caller's transaction)."""
         journal, claimed = claim_journals(self._path, self._opened.id)
         if journal:
-            _replay(conn, journal)
+            replay(conn, journal, clock=_wall_clock)
             self._known.add(row[0] for row in journal.cache)  # beyond the commit's own
             logger.debug("%s: wrote what earlier stores journaled: %s", self, journal.describe())
         return claimed
@@ -1691,7 +1722,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self, level: int, batch: Batch, entries: CacheBatch, handover: Handover
     ) -> tuple[str | None, int]:
         """:meth:`_journal_owed`, once what is owed was taken: ``handover`` is answered here."""
-        rows = _cache_rows(entries)
+        rows = cache_rows(entries)
         journal = Journal(batch, rows, handover.writes, file=self._opened.id)
         if not journal:
             self._pending.settle()
@@ -1736,7 +1767,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 try:
                     self._settle_cache(self._write_owed_within(self._conn))
                 except sqlite3.OperationalError as exc:
-                    if not _is_busy(exc):
+                    if not is_busy(exc):
                         _log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
                     else:
                         self._journal_owed(logging.INFO)
@@ -1816,38 +1847,11 @@ class _KeysKept:
             self._record.around(self._before, after)
 
 
-def _in_transaction(
-    conn: sqlite3.Connection,
-    func: Callable[[sqlite3.Connection], _T],
-    kept: _KeysKept | None = None,
-) -> _T:
-    """``func`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if either raises.
-
-    A ``COMMIT`` that fails can leave the transaction open (and its write lock held): the
-    connection's next ``BEGIN`` would fail for good, and a caller putting back what it
-    wrote (pending counts) must know that the file does not hold it. With ``kept``, the
-    cache's known keys are kept through the commit (see :meth:`SQLiteStore._transaction`).
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if kept is None:
-            result = func(conn)
-            conn.execute("COMMIT")
-        else:
-            kept.began()
-            result = func(conn)
-            kept.commit(conn)
-    except BaseException:
-        _rollback(conn)
-        raise
-    return result
-
-
 def _held_entry(held: PendingEntry, now: float, allow_stale: bool) -> CachedEntry | None:
     """What ``cache_get`` returns for an entry held in memory, unwritten; unreadable: a miss.
 
-    The flush drops an entry whose serialiser raises (see :func:`_serialised`), so a reader
-    misses it too.
+    The flush drops an entry whose serialiser raises (see :func:`._sqlite_rows.serialised`),
+    so a reader misses it too.
     """
     try:
         entry = held.entry()
@@ -1855,36 +1859,6 @@ def _held_entry(held: PendingEntry, now: float, allow_stale: bool) -> CachedEntr
         logger.debug("web search result cache entry unreadable: %r", exc)
         return None
     return select_cached(entry, held.expires_at, now, allow_stale)
-
-
-def _write_pending(
-    conn: sqlite3.Connection,
-    batch: Batch,
-    resets: dict[str, float] | None = None,
-    *,
-    added: dict[tuple[str, str], AddedCount] | None = None,
-) -> None:
-    """Add each pending count to its counter (inside the caller's transaction).
-
-    Less the increments counted at or before the provider's last reset (see
-    :data:`._sqlite_sql.AT_PARAM`): a batch written late (a journal, a flush held behind the
-    lock) must not bring back counts a reset cleared. ``resets``: :func:`_resets`, read here
-    if not given. ``added``, when given, gets what was added to each counter, as the SQL was
-    given it.
-    """
-    if not batch:
-        return
-    wall_now = time.time()
-    cleared = _resets(conn) if resets is None else resets
-    for (provider, period), entry in batch.items():
-        count = entry.count
-        if cleared:
-            reset_at = _reset_at(cleared, provider)
-            count -= entry.counted_at.made_by(reset_at)
-        if count > 0 and entry.expires_at > wall_now:  # an expired one reads as 0
-            conn.execute(ADD_USAGE, (provider, period, count, entry.expires_at, wall_now))
-            if added is not None:
-                added[(provider, period)] = (count, entry.expires_at, wall_now)
 
 
 class _FlushRecord:
@@ -1896,7 +1870,7 @@ class _FlushRecord:
         self._before: bytes | None = None
         self._after: bytes | None = None
         self.added: dict[tuple[str, str], AddedCount] = {}
-        """Filled by :func:`_write_pending` inside the transaction."""
+        """Filled by :func:`._sqlite_rows.write_pending` inside the transaction."""
 
     def around(self, before: bytes | None, after: bytes | None) -> None:
         """The header inside the transaction (the write lock held) and after its ``COMMIT``."""
@@ -1915,57 +1889,6 @@ class _FlushRecord:
         if any(journals.paths for journals in claimed):
             return None
         return FlushedCounts(before, after, self.added)
-
-
-def _resets(conn: sqlite3.Connection) -> dict[str, float]:
-    """When each provider (``''``: every one) was last cleared in the file (see ``resets``).
-
-    A reset the clock now reads as in the future is left out: the clock was set back since
-    (a step of NTP's, a suspended machine), and every count made after that reset reads as
-    made before it, so the filter would drop them all until the clock caught up; a count
-    made before it and written late is kept then, as it was before resets were kept.
-    """
-    try:
-        rows = conn.execute("SELECT provider, at FROM resets WHERE at <= ?", (time.time(),))
-    except sqlite3.OperationalError:  # a file no store of schema 5 opened: never cleared since
-        return {}
-    return {str(provider): float(at) for provider, at in rows.fetchall()}
-
-
-def _reset_at(resets: dict[str, float], provider: str) -> float:
-    """The time of ``provider``'s last reset (its own or every provider's); 0: never."""
-    return max(resets.get(provider, 0.0), resets.get(ALL_PROVIDERS, 0.0))
-
-
-def _write_cache_entries(conn: sqlite3.Connection, batch: CacheBatch) -> None:
-    """Write cache entries held in memory, oldest first (inside the caller's transaction).
-
-    ``INSERT OR REPLACE`` deletes a key's old row and gives the new one a rowid above every
-    other: rowid order stays write order, which the sweep trims by.
-    """
-    conn.executemany(
-        "INSERT OR REPLACE INTO cache (key, value, stored_at, fresh_until, expires_at) "
-        "VALUES (?, ?, ?, ?, ?)",
-        [
-            (key, value, held.stored_at, held.fresh_until, held.expires_at)
-            for key, held in batch
-            if (value := _serialised(held)) is not None
-        ],
-    )
-
-
-def _serialised(held: PendingEntry) -> bytes | None:
-    """``held``'s bytes, or ``None`` (said in the log) when they cannot be made.
-
-    The answer was serialised on the caller's thread, where an error reached the search;
-    now it is serialised at the flush, whose counts must not fail with it: the entry is
-    dropped (the search is asked again), as a refused cache write is.
-    """
-    try:
-        return held.value()
-    except Exception as exc:
-        logger.warning("web search result cache entry not written: %s: %s", type(exc).__name__, exc)
-        return None
 
 
 _INHERITED_HANDLES: list[object] = []
@@ -2032,18 +1955,18 @@ def _write_orphaned(
     ``path`` is another, so what is owed is journaled, for the file it names
     (:mod:`._file_id`), as it is behind a lock.
     """
-    journal = Journal(batch, _cache_rows(entries), handover.writes, file=opened.id)
+    journal = Journal(batch, cache_rows(entries), handover.writes, file=opened.id)
     if not journal:
         return True  # the take above began a batch: end it
     if opened.still_at(path):
         try:
             conn = sqlite3.connect(path, timeout=0.0, isolation_level=None)
             try:
-                _in_transaction(conn, functools.partial(_replay, journal=journal))
+                in_transaction(conn, functools.partial(replay, journal=journal, clock=_wall_clock))
             finally:
                 conn.close()
         except sqlite3.Error as exc:
-            if not (isinstance(exc, sqlite3.OperationalError) and _is_busy(exc)):
+            if not (isinstance(exc, sqlite3.OperationalError) and is_busy(exc)):
                 _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), exc)
                 handover.lost(f"{type(exc).__name__}: {exc}")
                 return False  # nothing is left to try again: no use putting them back
@@ -2063,77 +1986,6 @@ def _write_orphaned(
 def _pending_total(batch: Batch) -> int:
     """The counts ``batch`` holds, for a log line."""
     return sum(entry.count for entry in batch.values())
-
-
-def _cache_rows(entries: CacheBatch) -> list[tuple[str, bytes, float, float, float]]:
-    """``entries`` as rows to journal or replay (one that cannot be serialised is dropped)."""
-    return [
-        (key, value, held.stored_at, held.fresh_until, held.expires_at)
-        for key, held in entries
-        if (value := _serialised(held)) is not None
-    ]
-
-
-def _replay(conn: sqlite3.Connection, journal: Journal) -> None:
-    """Write what ``journal`` holds (inside the caller's transaction).
-
-    See :data:`._sqlite_sql.REPLAY`. What a provider's reset cleared after it was made is not
-    written (:data:`._sqlite_sql.AT_PARAM`).
-    """
-    resets = _resets(conn)
-    _write_pending(conn, journal.counts, resets)
-    wall_now = time.time()
-    for key, value, stored_at, fresh_until, expires_at in journal.cache:
-        if expires_at > wall_now:
-            conn.execute(REPLAY_CACHE[0], (key, stored_at))
-            conn.execute(REPLAY_CACHE[1], (key, value, stored_at, fresh_until, expires_at))
-    for write in journal.writes:
-        _replay_write(conn, write, resets)
-
-
-def _replay_write(
-    conn: sqlite3.Connection, write: OwedWrite, resets: dict[str, float] | None = None
-) -> None:
-    """Write one owed write unless its provider was reset after it was made.
-
-    See :data:`._sqlite_sql.AT_PARAM`.
-
-    ``resets``: :func:`_resets`, read here (when the kind keeps a time) if not given.
-    """
-    kind, params = write
-    statement = REPLAY.get(kind)
-    if statement is None:  # a later release's kind of write: not ours to guess
-        logger.warning("web search state journal: a write of unknown kind %r skipped", kind)
-        return
-    at = AT_PARAM.get(kind)
-    if at is not None:
-        cleared = _resets(conn) if resets is None else resets
-        if cleared and _made_before_reset(params, at, cleared):
-            return
-    conn.execute(statement, params).fetchall()
-
-
-def _reset_since(conn: sqlite3.Connection, provider: str, made: float) -> bool:
-    """Whether ``provider`` (or every provider) was reset at or after ``made`` (see ``resets``).
-
-    Why: a cooldown mark or a failure count queued behind the lock of the process that was
-    resetting (not journaled: this store stayed open) was written as soon as that reset
-    committed, so the reset was followed by the state it had just cleared. Checked inside
-    the write's transaction, the write lock held, so no reset can come between. A reset
-    the clock reads as in the future is left out, as :func:`_resets` leaves it.
-    """
-    row = conn.execute(LAST_RESET, (provider, ALL_PROVIDERS, time.time())).fetchone()
-    return row is not None and row[0] is not None and made <= float(row[0])
-
-
-def _made_before_reset(
-    params: tuple[str | float | int, ...], at: int, resets: dict[str, float]
-) -> bool:
-    """Whether a journaled write (``params[at]``: its time) came at or before its reset."""
-    made = params[at] if len(params) > at else None
-    if isinstance(made, str) or made is None or not isinstance(params[0], str):
-        return False  # not of the shape its kind writes: its statement says so
-    return made <= _reset_at(resets, params[0])
 
 
 class _InlineBusyError(Exception):
@@ -2161,10 +2013,6 @@ class _HandedOverError(Exception):
         self.outcome = outcome
 
 
-def _is_busy(exc: sqlite3.OperationalError) -> bool:
-    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF in _BUSY_CODES
-
-
 def _checkpoint(conn: sqlite3.Connection) -> None:
     # RESTART, not PASSIVE: a passive checkpoint overlapping inline writes never catches
     # up with the last frame, so the WAL would never be reused and would grow without
@@ -2177,127 +2025,6 @@ def _log_checkpoint_failure(future: Future[None]) -> None:
     exc = future.exception()
     if exc is not None:  # the next checkpoint (or another process's) catches up
         logger.debug("web search state checkpoint failed: %s", exc)
-
-
-def _rollback(conn: sqlite3.Connection) -> None:
-    # A failed statement may already have ended the transaction (or the file may be too
-    # damaged to roll back); the original error is the one worth reporting.
-    with contextlib.suppress(sqlite3.Error):
-        conn.execute("ROLLBACK")
-
-
-def _current_mark(
-    conn: sqlite3.Connection, provider: str, mark: ProviderMark, now: float
-) -> ProviderMark | None:
-    """``mark`` (active at ``now`` as stored) as :meth:`ProviderMark.as_of` says, saved if moved.
-
-    A mark is moved only after the wall clock stepped back, so the write is rare: it joins
-    the caller's transaction, or is one of its own (on the inline connection it never
-    waits; busy, the call runs again on the store's thread, which waits its turn).
-    """
-    moved = mark.as_of(now)
-    if moved is not mark:
-        params = (moved.until, moved.set_at, provider, mark.until, mark.set_at)
-        if conn.in_transaction:
-            conn.execute(MOVE_MARK, params)
-        else:
-            _in_transaction(conn, lambda conn: conn.execute(MOVE_MARK, params))
-    return moved if moved.is_active(now) else None
-
-
-def _returning_int(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> int:
-    # fetchall() steps the statement to completion, which ends its autocommit transaction.
-    rows = conn.execute(sql, params).fetchall()
-    return int(rows[0][0])
-
-
-def _reserve(
-    conn: sqlite3.Connection, *, provider: str, windows: Sequence[UsageWindow]
-) -> UsageGrant:
-    """The reservation, inside the caller's ``BEGIN IMMEDIATE`` transaction."""
-    wall_now = time.time()
-    row = conn.execute(
-        "SELECT count FROM failures WHERE provider = ? AND expires_at > ?", (provider, wall_now)
-    )
-    failures = _int_or_zero(row.fetchone())
-    if any(w.limit is not None for w in windows):  # else nothing can refuse: no reads
-        found = tuple(_live_count(conn, provider, w.period, wall_now) for w in windows)
-        refused = any(
-            w.limit is not None and n >= w.limit for w, n in zip(windows, found, strict=True)
-        )
-        if refused:
-            return UsageGrant(granted=False, counts=found, failures=failures)
-    counts = tuple(
-        _returning_int(conn, INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now))
-        for w in windows
-    )
-    return UsageGrant(granted=True, counts=counts, failures=failures)
-
-
-def _give_back(conn: sqlite3.Connection, *, provider: str, periods: Sequence[str]) -> None:
-    """Take one from each live counter of ``periods`` (inside the caller's transaction)."""
-    wall_now = time.time()
-    for period in periods:
-        conn.execute(
-            "UPDATE usage SET count = count - 1 "
-            "WHERE provider = ? AND period = ? AND count > 0 AND expires_at > ?",
-            (provider, period, wall_now),
-        )
-
-
-def _undo_reservation(
-    conn: sqlite3.Connection,
-    grant: UsageGrant,
-    *,
-    provider: str,
-    windows: Sequence[UsageWindow],
-) -> None:
-    """Give back the counts of a reservation with a budget that landed after it was given up on.
-
-    Only a reservation with a budget is undone (its callers pass this only then). Given up
-    on, it reads as unchecked and its request is not sent (or sent as the last resort,
-    said to be uncounted), so its count would be one more than was sent. Without one, the
-    fail-safe store grants the request all the same and it is sent: its count, landing
-    late, is the right one.
-    """
-    if not grant.granted:  # refused or marked: nothing was counted
-        return
-    periods = [w.period for w in windows]
-    try:
-        _in_transaction(conn, functools.partial(_give_back, provider=provider, periods=periods))
-    except sqlite3.Error as exc:
-        logger.warning(
-            "web search state: a %s reservation given up on could not be given back; "
-            "its budget counts one request more than was sent: %s",
-            provider,
-            exc,
-        )
-
-
-def _read_provider_rows(
-    conn: sqlite3.Connection, provider: str, periods: tuple[str, ...]
-) -> ProviderRows:
-    """Read ``provider``'s mark, failure counter and ``periods``' usage rows, expired or not."""
-    row = conn.execute(PROVIDER_ROWS, (provider, periods[0])).fetchall()[0]
-    usage: list[tuple[int, float] | None] = [None if row[8] is None else (row[8], row[9])]
-    for period in periods[1:]:
-        found = conn.execute(USAGE_ROW, (provider, period)).fetchall()
-        usage.append(found[0] if found else None)
-    mark = None if row[0] is None else row[:6]
-    failures = None if row[6] is None else (int(row[6]), float(row[7]))
-    return ProviderRows(mark=mark, failures=failures, usage=tuple(usage))
-
-
-def _live_count(conn: sqlite3.Connection, provider: str, period: str, wall_now: float) -> int:
-    row = conn.execute(
-        "SELECT count FROM usage WHERE provider = ? AND period = ? AND expires_at > ?",
-        (provider, period, wall_now),
-    ).fetchone()
-    return _int_or_zero(row)
-
-
-def _int_or_zero(row: tuple[object, ...] | None) -> int:
-    return 0 if row is None else int(cast(int, row[0]))
 
 
 def _check_ours(conn: sqlite3.Connection) -> None:
@@ -2340,7 +2067,7 @@ def _check_ours_at_once(conn: sqlite3.Connection) -> int:
         _check_ours(conn)
         return int(conn.execute("PRAGMA user_version").fetchone()[0])
     finally:
-        _rollback(conn)  # nothing was written: only the snapshot ends
+        rollback(conn)  # nothing was written: only the snapshot ends
 
 
 class _NewerSchemaError(sqlite3.DatabaseError):
@@ -2380,6 +2107,6 @@ def _set_wal(conn: sqlite3.Connection, patience: float) -> None:
             conn.execute("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as exc:
-            if not _is_busy(exc) or time.monotonic() >= deadline:
+            if not is_busy(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.05)
