@@ -63,7 +63,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import errno
 import functools
 import logging
 import operator
@@ -114,6 +113,13 @@ from ._sqlite_rows import (
 from ._sqlite_rows import (
     read_provider_rows as _read_provider_rows,  # the name tests patch
 )
+from ._sqlite_schema import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    check_ours_at_once,
+    is_corruption,
+    migrate,
+)
 from ._sqlite_sql import (
     ACTIVE_MARK,
     ALL_PROVIDERS,
@@ -151,14 +157,12 @@ from .base import (
     select_cached,
 )
 
-__all__ = ["FLUSH_AFTER", "SCHEMA_VERSION", "SQLiteStore"]
+__all__ = ["APPLICATION_ID", "FLUSH_AFTER", "SCHEMA_VERSION", "SQLiteStore"]
 
 logger = logging.getLogger("websearch_core.state")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION: Final = 5
-APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of the cache (expiry and count)
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
 ORPHAN_FLUSH_WAIT: Final = 1.0
@@ -180,68 +184,6 @@ FLUSH_AFTER: Final = 0.5
 """Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
 _Uncapped: TypeAlias = tuple[tuple[str, ...], tuple[tuple[str, float], ...]]
 """The periods and ``(period, expires_at)`` spans of windows without a cap (``_uncapped``)."""
-
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS marks (
-    provider TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    until REAL NOT NULL,
-    reason TEXT NOT NULL,
-    failures INTEGER NOT NULL,
-    set_at REAL NOT NULL,
-    scope TEXT NOT NULL DEFAULT ''
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS failures (
-    provider TEXT PRIMARY KEY,
-    count INTEGER NOT NULL,
-    expires_at REAL NOT NULL DEFAULT 0
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS usage (
-    provider TEXT NOT NULL,
-    period TEXT NOT NULL,
-    count INTEGER NOT NULL,
-    expires_at REAL NOT NULL,
-    PRIMARY KEY (provider, period)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS cache (
-    key TEXT PRIMARY KEY,
-    value BLOB NOT NULL,
-    stored_at REAL NOT NULL,
-    fresh_until REAL NOT NULL,
-    expires_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS cache_expires_at ON cache (expires_at);
-CREATE TABLE IF NOT EXISTS rates (
-    provider TEXT PRIMARY KEY,
-    next_at REAL NOT NULL,
-    booked_at REAL NOT NULL DEFAULT 0
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS notes (
-    provider TEXT NOT NULL,
-    name TEXT NOT NULL,
-    text TEXT NOT NULL,
-    until REAL NOT NULL,
-    PRIMARY KEY (provider, name)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS resets (
-    provider TEXT PRIMARY KEY,
-    at REAL NOT NULL
-) WITHOUT ROWID;
-"""
-"""Version 4 added ``notes`` (:meth:`SQLiteStore.set_note`), version 5 ``resets`` (when each
-provider, or ``''`` every provider, was last cleared: see :data:`._sqlite_sql.AT_PARAM`); a table an
-older file lacks is created whole."""
-_ADDED_COLUMNS: Final = (
-    ("marks", "scope", "TEXT NOT NULL DEFAULT ''"),  # version 2
-    ("rates", "booked_at", "REAL NOT NULL DEFAULT 0"),  # version 3
-    ("failures", "expires_at", "REAL NOT NULL DEFAULT 0"),  # version 3: older counts ended
-)
-"""Columns a later schema version added to a table an older one has: (table, column, type).
-
-``ALTER TABLE ... ADD COLUMN`` brings an older file's table up to date; a table the file
-lacks altogether is created whole by :data:`_SCHEMA`."""
-_OUR_TABLES: Final = frozenset({"marks", "failures", "usage", "cache", "rates", "notes", "resets"})
-_CORRUPT_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 
 def _make_private_dirs(directory: Path) -> None:
@@ -427,7 +369,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         try:
             return func(self._connection())
         except (sqlite3.Error, OSError, ValueError, TypeError) as exc:  # Value/Type: bad row
-            if _is_corruption(exc):
+            if is_corruption(exc):
                 self._drop_connection()  # a damaged file is not retried on a stale handle
             raise self._store_error(exc) from exc
 
@@ -435,7 +377,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         message = f"SQLite state store {str(self._path)!r} failed: {type(exc).__name__}: {exc}"
         if self._chosen_by is not None:
             message += f"; its directory is set by {self._chosen_by}"
-        return CorruptStateError(message) if _is_corruption(exc) else StateStoreError(message)
+        return CorruptStateError(message) if is_corruption(exc) else StateStoreError(message)
 
     def _drop_connection(self) -> None:
         self._close_conn_wal_index()
@@ -717,7 +659,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if previous is not None and self._opened.id not in (None, previous):
             self._journal_for_moved(previous)
         try:
-            version = _check_ours_at_once(conn)  # before WAL, which writes into the file
+            version = check_ours_at_once(conn)  # before WAL, which writes into the file
             _set_wal(conn, self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
             # A file at this schema needs no write to open: a read-only command (the
@@ -777,24 +719,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
-        conn.execute("BEGIN IMMEDIATE")  # two processes opening a new file: one migrates
-        try:
-            _check_ours(conn)
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version < SCHEMA_VERSION:
-                for table, column, declaration in _ADDED_COLUMNS:
-                    columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-                    if columns and column not in columns:
-                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute("COMMIT")
-        except BaseException:
-            rollback(conn)
-            raise
+        """Bring the file to :data:`SCHEMA_VERSION` (see :func:`._sqlite_schema.migrate`)."""
+        migrate(conn)
 
     def _purge_unless_busy(self, conn: sqlite3.Connection) -> None:
         """Drop expired rows and write the journals, or leave both when the lock is held.
@@ -2025,74 +1951,6 @@ def _log_checkpoint_failure(future: Future[None]) -> None:
     exc = future.exception()
     if exc is not None:  # the next checkpoint (or another process's) catches up
         logger.debug("web search state checkpoint failed: %s", exc)
-
-
-def _check_ours(conn: sqlite3.Connection) -> None:
-    """Refuse a database that belongs to someone else or to a newer release.
-
-    Writing our tables into another program's database would damage it; a newer schema
-    may mean something else by the same columns.
-    """
-    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if app_id not in (0, APPLICATION_ID):
-        raise _ForeignDatabaseError(f"not a websearch-tools state file (application_id {app_id})")
-    if version > SCHEMA_VERSION:
-        raise _NewerSchemaError(
-            f"state schema version {version} is newer than this release supports "
-            f"({SCHEMA_VERSION}); upgrade websearch-tools or use another state file"
-        )
-    tables = {
-        str(row[0])
-        for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        if not str(row[0]).startswith("sqlite_")
-    }
-    if (version == 0 and tables) or not tables <= _OUR_TABLES:
-        raise _ForeignDatabaseError(
-            "not a websearch-tools state file (it holds other tables: "
-            f"{', '.join(sorted(tables - _OUR_TABLES) or sorted(tables))})"
-        )
-
-
-def _check_ours_at_once(conn: sqlite3.Connection) -> int:
-    """:func:`_check_ours` reading one snapshot of the file; its schema version (``0``: new).
-
-    Another process may be creating the schema meanwhile. Read statement by statement,
-    its tables could appear between the version and the table list: ours without our
-    version, which reads as someone else's database, and that file is moved aside. In one
-    read transaction the creation waits for the check, or the check sees all of it.
-    """
-    conn.execute("BEGIN")
-    try:
-        _check_ours(conn)
-        return int(conn.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        rollback(conn)  # nothing was written: only the snapshot ends
-
-
-class _NewerSchemaError(sqlite3.DatabaseError):
-    """Written by a newer release: left alone, never moved aside."""
-
-
-class _ForeignDatabaseError(sqlite3.DatabaseError):
-    """A well-formed database that is not ours: as bad as a corrupt one for our purposes."""
-
-
-def _is_corruption(exc: BaseException) -> bool:
-    """Whether ``exc`` means the file itself is unusable (only moving it aside helps)."""
-    if isinstance(exc, _NewerSchemaError):
-        return False
-    if isinstance(exc, _ForeignDatabaseError | IsADirectoryError | NotADirectoryError):
-        return True
-    if isinstance(exc, OSError) and exc.errno == errno.ELOOP:  # a symlink pointing at itself
-        return True
-    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
-        code = getattr(exc, "sqlite_errorcode", None)
-        return code is None or code & 0xFF in _CORRUPT_CODES
-    if isinstance(exc, sqlite3.OperationalError):
-        code = getattr(exc, "sqlite_errorcode", 0) or 0
-        return code & 0xFF in _CORRUPT_CODES
-    return isinstance(exc, ValueError | TypeError)  # a row that cannot be ours
 
 
 def _set_wal(conn: sqlite3.Connection, patience: float) -> None:
