@@ -6,8 +6,8 @@ on the main thread, whose own SIGINT handler cancels the call on the first Ctrl-
 closing what it opened (the HTTP session, the state store's last write and connection), and
 the second interrupt cut that short: raised inside ``WebSearch.aclose``, the store was never
 closed and its pending counts and cache entries reached the file only through the store's
-exit finalizer (:func:`websearch_core.state.sqlite._flush_orphaned`), the session was never
-closed. A person pressing Ctrl-C twice wants out now, not a half-closed library.
+exit finalizer (:func:`websearch_core.state._sqlite_orphan.flush_orphaned`), the session was
+never closed. A person pressing Ctrl-C twice wants out now, not a half-closed library.
 
 :class:`Interrupts` replaces the runner's handler for the call: the first Ctrl-C cancels it,
 as before; the second lets the clean-up finish, for :data:`CLOSE_BOUND_SECONDS` at most

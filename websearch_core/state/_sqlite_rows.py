@@ -5,7 +5,7 @@ connection (and the store's wall clock, ``clock``, read inside the transaction, 
 time a write is judged by must be read), runs :mod:`._sqlite_sql`'s statements, and says
 what it found. The store (:mod:`.sqlite`) decides on which connection, in which
 transaction and when each runs; the exit's flush of a store never closed
-(:func:`.sqlite._flush_orphaned`) replays journals with the same ones.
+(:func:`._sqlite_orphan.flush_orphaned`) replays journals with the same ones.
 """
 
 import contextlib

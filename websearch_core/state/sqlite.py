@@ -92,6 +92,7 @@ from ._owed import HandedOver, Handover, OwedWrites
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
 from ._seen import AddedCount, FlushedCounts, ProviderRows, SeenRows, mark_from_row, mark_row
+from ._sqlite_orphan import ORPHAN_FLUSH_WAIT, flush_orphaned, log_unwritten
 from ._sqlite_rows import (
     cache_rows,
     current_mark,
@@ -157,7 +158,13 @@ from .base import (
     select_cached,
 )
 
-__all__ = ["APPLICATION_ID", "FLUSH_AFTER", "SCHEMA_VERSION", "SQLiteStore"]
+__all__ = [
+    "APPLICATION_ID",
+    "FLUSH_AFTER",
+    "ORPHAN_FLUSH_WAIT",
+    "SCHEMA_VERSION",
+    "SQLiteStore",
+]
 
 logger = logging.getLogger("websearch_core.state")
 
@@ -165,10 +172,6 @@ _T = TypeVar("_T")
 
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of the cache (expiry and count)
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
-ORPHAN_FLUSH_WAIT: Final = 1.0
-"""Seconds an exit waits at most for a batch the store's thread is writing (taken, not
-committed) before it writes or journals what the store still owes; the lock is never
-waited for there (see :func:`_flush_orphaned`)."""
 OWED_WRITE_WAIT: Final = 0.25
 """Seconds a flush, or the close's last write, waits for another process's write lock.
 
@@ -331,7 +334,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _orphan_finalizer(self) -> weakref.finalize[..., SQLiteStore]:
         """The finalizer that writes, or journals, what the store owes if never closed."""
         owed = (self._pending, self._pending_cache, self._owed_writes, self._opened)
-        return weakref.finalize(self, _flush_orphaned, self._path, *owed, os.getpid())
+        return weakref.finalize(self, flush_orphaned, self._path, *owed, os.getpid(), _wall_clock)
 
     def _before_fork(self) -> None:
         """About to fork: flush what is pending now, so that the child reads it in the file.
@@ -1694,11 +1697,11 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                     self._settle_cache(self._write_owed_within(self._conn))
                 except sqlite3.OperationalError as exc:
                     if not is_busy(exc):
-                        _log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
+                        log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
                     else:
                         self._journal_owed(logging.INFO)
                 except sqlite3.Error as exc:  # put back, but no reader or flush comes now
-                    _log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
+                    log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
             self._orphan_flush.detach()
             self._close_conn_wal_index()  # before the connection, as for the inline one
             if self._conn is not None:
@@ -1819,99 +1822,6 @@ class _FlushRecord:
 
 _INHERITED_HANDLES: list[object] = []
 """A forked child's copies of its parent's SQLite handles: never used, never closed."""
-
-
-def _log_unwritten(level: int, counts: int, entries: int, exc: BaseException) -> None:
-    """Say what a last write left unwritten, and why: counts, cache entries or both."""
-    if counts:
-        logger.log(
-            level, "web search state: %d pending usage counts were not written: %s", counts, exc
-        )
-    if entries:
-        logger.log(
-            level, "web search state: %d pending cache entries were not written: %s", entries, exc
-        )
-
-
-def _flush_orphaned(
-    path: Path,
-    pending: PendingUsage,
-    pending_cache: PendingCache,
-    owed_writes: OwedWrites,
-    opened: OpenedFile,
-    owner: int,
-) -> None:
-    """Write what a store never closed owes (dropped, or open at exit), or journal it.
-
-    Runs from the store's finalizer, on whatever thread drops it, or at interpreter exit,
-    when its thread may be gone or stuck behind a lock: on a connection of its own, which
-    tries the write lock once and never waits for it. Behind another process's lock the
-    counts, cache entries and queued writes (cooldowns, failures, rate slots) go to a
-    journal for the next process (:mod:`._journal`): the store's busy timeout held an
-    exiting process 10 s there, then a 1 s try held it a second, and the counts were lost
-    all the same. A batch
-    the store's thread is writing (taken, not committed: a flush or a close under way) is
-    waited for first, :data:`ORPHAN_FLUSH_WAIT` at most: the process that exited then lost
-    it, found in neither place. Never in a forked child (``owner`` is the creating
-    process): the counts it inherited are its parent's, which writes them itself. Cache
-    entries are never out of memory until committed: those a flush under way is writing
-    are written again here, to the same effect.
-    """
-    if os.getpid() != owner:
-        return
-    pending.wait_idle(ORPHAN_FLUSH_WAIT)  # committed, or put back to be taken below
-    batch = pending.take()
-    entries = pending_cache.batch()
-    handover = owed_writes.take_unstarted()
-    try:
-        if _write_orphaned(path, batch, entries, handover, opened):
-            pending.settle()  # only once committed (or journaled), as everywhere
-            pending_cache.settle(entries)
-    finally:
-        handover.lost("the exit failed")  # unless answered: a waiting caller must be
-
-
-def _write_orphaned(
-    path: Path, batch: Batch, entries: CacheBatch, handover: Handover, opened: OpenedFile
-) -> bool:
-    """:func:`_flush_orphaned`'s write, or journal; whether the taken batch is done with.
-
-    ``handover`` (the queued writes taken with it) is answered here. A file moved aside
-    since the store opened it (``reset --all``) is not written here: the file now at
-    ``path`` is another, so what is owed is journaled, for the file it names
-    (:mod:`._file_id`), as it is behind a lock.
-    """
-    journal = Journal(batch, cache_rows(entries), handover.writes, file=opened.id)
-    if not journal:
-        return True  # the take above began a batch: end it
-    if opened.still_at(path):
-        try:
-            conn = sqlite3.connect(path, timeout=0.0, isolation_level=None)
-            try:
-                in_transaction(conn, functools.partial(replay, journal=journal, clock=_wall_clock))
-            finally:
-                conn.close()
-        except sqlite3.Error as exc:
-            if not (isinstance(exc, sqlite3.OperationalError) and is_busy(exc)):
-                _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), exc)
-                handover.lost(f"{type(exc).__name__}: {exc}")
-                return False  # nothing is left to try again: no use putting them back
-        else:
-            handover.written()
-            return True
-    try:
-        where = write_journal(path, journal)
-    except OSError as error:
-        _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), error)
-        handover.lost(f"{type(error).__name__}: {error}")
-        return False
-    handover.journaled(where)
-    return True
-
-
-def _pending_total(batch: Batch) -> int:
-    """The counts ``batch`` holds, for a log line."""
-    return sum(entry.count for entry in batch.values())
 
 
 class _InlineBusyError(Exception):
