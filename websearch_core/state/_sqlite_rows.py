@@ -43,7 +43,7 @@ the store's tests step its clock, and every time a row function judges by must b
 
 
 class Commit(Protocol):
-    """What :func:`in_transaction` is told around its ``COMMIT`` (:class:`.sqlite._KeysKept`)."""
+    """What :func:`in_transaction` is told around its ``COMMIT`` (a ``_sqlite_commit.KeysKept``)."""
 
     def began(self) -> None:
         """The transaction holds the write lock."""

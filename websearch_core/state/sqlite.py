@@ -91,7 +91,8 @@ from ._known_keys import KnownKeys
 from ._owed import HandedOver, Handover, OwedWrites
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
-from ._seen import AddedCount, FlushedCounts, ProviderRows, SeenRows, mark_from_row, mark_row
+from ._seen import FlushedCounts, ProviderRows, SeenRows, mark_from_row, mark_row
+from ._sqlite_commit import FlushRecord, KeysKept
 from ._sqlite_orphan import ORPHAN_FLUSH_WAIT, flush_orphaned, log_unwritten
 from ._sqlite_rows import (
     cache_rows,
@@ -133,7 +134,7 @@ from ._sqlite_sql import (
     TRIM_CACHE,
 )
 from ._threaded import ThreadedStore
-from ._wal_index import WalIndex, commit_count
+from ._wal_index import WalIndex
 from ._withdrawal import Withdrawal, WithdrawnError
 from .base import (
     DEFAULT_MAX_CACHE_ENTRIES,
@@ -1554,7 +1555,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             return self._transaction(conn, func)  # nothing owed: no batch for readers to miss
         taken: list[Batch] = []
         claimed: list[Claimed] = []
-        record = _FlushRecord() if followed and conn is self._conn else None
+        record = FlushRecord() if followed and conn is self._conn else None
 
         def write(conn: sqlite3.Connection) -> _T:
             taken.append(self._pending.take(provider))
@@ -1584,7 +1585,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self,
         conn: sqlite3.Connection,
         func: Callable[[sqlite3.Connection], _T],
-        record: _FlushRecord | None = None,
+        record: FlushRecord | None = None,
     ) -> _T:
         """A transaction on one of the store's connections, the keys kept through it.
 
@@ -1607,7 +1608,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if wal_index is None:
             return in_transaction(conn, func)
         known = self._known if tracking else None
-        kept = _KeysKept(known, wal_index, wait=conn is not self._inline, record=record)
+        kept = KeysKept(known, wal_index, wait=conn is not self._inline, record=record)
         return in_transaction(conn, func, kept)
 
     def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
@@ -1719,63 +1720,6 @@ def _known_bound(max_cache_entries: int) -> int:
     return 2 * (max_cache_entries + _PURGE_EVERY)
 
 
-class _KeysKept:
-    """The wal-index header read around one transaction (:meth:`SQLiteStore._transaction`).
-
-    For the cache's known keys, kept through the commit, and for a flush's record of what
-    it added (:class:`_FlushRecord`), handed both headers.
-
-    Args:
-        known: The keys; ``None``: none are known (the headers are for ``record`` alone).
-        wal_index: The header's reader opened with the transaction's connection.
-        wait: Whether the commit may wait for the keys' commit lock: not on the inline
-            connection, which never waits. The store's thread holds that lock through its
-            whole ``COMMIT``, and that connection's ``COMMIT`` can run an automatic
-            checkpoint, which syncs the file: found held, the inline commit goes on, and is
-            a step of the keys' only if no other commit came before its header was read.
-        record: A flush's record, given the headers before and after the ``COMMIT``.
-    """
-
-    __slots__ = ("_before", "_header", "_known", "_record", "_wait")
-
-    def __init__(
-        self,
-        known: KnownKeys | None,
-        wal_index: WalIndex,
-        *,
-        wait: bool,
-        record: _FlushRecord | None = None,
-    ) -> None:
-        self._known = known
-        self._header = wal_index.header
-        self._wait = wait
-        self._record = record
-        self._before: bytes | None = None
-
-    def began(self) -> None:
-        """The transaction holds the write lock: the header is the last commit's."""
-        self._before = self._header()
-
-    def commit(self, conn: sqlite3.Connection) -> None:
-        """``COMMIT``, then the keys' update, the other connection's commit not between."""
-        known = self._known
-        if known is None:
-            conn.execute("COMMIT")
-            after = self._header()
-        else:
-            lock = known.commit_lock
-            locked = lock.acquire(self._wait)  # not held: another commit may come in between
-            try:
-                conn.execute("COMMIT")
-                after = self._header()
-                known.committed(self._before, after)
-            finally:
-                if locked:
-                    lock.release()
-        if self._record is not None:
-            self._record.around(self._before, after)
-
-
 def _held_entry(held: PendingEntry, now: float, allow_stale: bool) -> CachedEntry | None:
     """What ``cache_get`` returns for an entry held in memory, unwritten; unreadable: a miss.
 
@@ -1788,36 +1732,6 @@ def _held_entry(held: PendingEntry, now: float, allow_stale: bool) -> CachedEntr
         logger.debug("web search result cache entry unreadable: %r", exc)
         return None
     return select_cached(entry, held.expires_at, now, allow_stale)
-
-
-class _FlushRecord:
-    """What one flush's transaction added to the usage counters, and the headers around it."""
-
-    __slots__ = ("_after", "_before", "added")
-
-    def __init__(self) -> None:
-        self._before: bytes | None = None
-        self._after: bytes | None = None
-        self.added: dict[tuple[str, str], AddedCount] = {}
-        """Filled by :func:`._sqlite_rows.write_pending` inside the transaction."""
-
-    def around(self, before: bytes | None, after: bytes | None) -> None:
-        """The header inside the transaction (the write lock held) and after its ``COMMIT``."""
-        self._before, self._after = before, after
-
-    def committed(self, claimed: list[Claimed]) -> FlushedCounts | None:
-        """After the ``COMMIT``: the flush, when the rows kept inline can follow it.
-
-        Only when both headers were read and that ``COMMIT`` was the only commit between
-        them (the counter one more), and no journal was merged (what a journal wrote is not
-        recorded); else ``None``.
-        """
-        before, after = self._before, self._after
-        if before is None or after is None or commit_count(after) != commit_count(before) + 1:
-            return None
-        if any(journals.paths for journals in claimed):
-            return None
-        return FlushedCounts(before, after, self.added)
 
 
 _INHERITED_HANDLES: list[object] = []
