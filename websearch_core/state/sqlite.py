@@ -93,6 +93,7 @@ from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
 from ._seen import FlushedCounts, ProviderRows, SeenRows, mark_from_row, mark_row
 from ._sqlite_commit import FlushRecord, KeysKept
+from ._sqlite_open import make_private_dirs, set_wal
 from ._sqlite_orphan import ORPHAN_FLUSH_WAIT, flush_orphaned, log_unwritten
 from ._sqlite_rows import (
     cache_rows,
@@ -188,24 +189,6 @@ FLUSH_AFTER: Final = 0.5
 """Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
 _Uncapped: TypeAlias = tuple[tuple[str, ...], tuple[tuple[str, float], ...]]
 """The periods and ``(period, expires_at)`` spans of windows without a cap (``_uncapped``)."""
-
-
-def _make_private_dirs(directory: Path) -> None:
-    """Create ``directory`` and any missing parents with mode ``0o700``.
-
-    ``Path.mkdir(parents=True, mode=...)`` applies the mode to the last component only,
-    so the missing ancestors are created one by one.
-    """
-    missing: list[Path] = []
-    current = directory
-    while not current.exists():
-        missing.append(current)
-        if current.parent == current:
-            break
-        current = current.parent
-    for path in reversed(missing):
-        with contextlib.suppress(FileExistsError):  # another process won the race
-            path.mkdir(mode=0o700)
 
 
 def _wall_clock() -> float:
@@ -651,7 +634,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._inline_lock.release()
 
     def _connect(self) -> sqlite3.Connection:
-        _make_private_dirs(self._path.parent)
+        make_private_dirs(self._path.parent)
         # Create the file ourselves so it is private from the first byte; SQLite gives the
         # -wal and -shm files the same permissions.
         os.close(os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600))
@@ -664,7 +647,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._journal_for_moved(previous)
         try:
             version = check_ours_at_once(conn)  # before WAL, which writes into the file
-            _set_wal(conn, self._busy_timeout)
+            set_wal(conn, self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
             # A file at this schema needs no write to open: a read-only command (the
             # providers table, a search reading the cache) must not queue behind another
@@ -1775,20 +1758,3 @@ def _log_checkpoint_failure(future: Future[None]) -> None:
     exc = future.exception()
     if exc is not None:  # the next checkpoint (or another process's) catches up
         logger.debug("web search state checkpoint failed: %s", exc)
-
-
-def _set_wal(conn: sqlite3.Connection, patience: float) -> None:
-    """Switch to WAL, retrying while another process holds the lock the switch needs.
-
-    Two processes opening a new file at once both try the switch; the loser can get
-    "database is locked" without the busy handler ever running.
-    """
-    deadline = time.monotonic() + patience
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if not is_busy(exc) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.05)
