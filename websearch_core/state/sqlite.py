@@ -56,6 +56,13 @@ Why it is built this way:
   or on opening the file, or of a clear (which so wins over what was journaled before it);
   the file keeps when each provider was cleared, so that what was counted or set before a
   reset and journaled after it is not written either (:data:`._sqlite_sql.AT_PARAM`).
+
+This module holds the store class. What holds none of its state lives beside it, one job a
+module: the statements (:mod:`._sqlite_sql`), the row functions run inside a transaction,
+handed the store's clock (:mod:`._sqlite_rows`), the schema and the checks that a file is
+ours (:mod:`._sqlite_schema`), the private file and its WAL switch (:mod:`._sqlite_open`),
+the headers read around a transaction (:mod:`._sqlite_commit`) and the exit's flush of a
+store never closed (:mod:`._sqlite_orphan`).
 """
 
 from __future__ import annotations
