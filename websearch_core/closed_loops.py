@@ -12,6 +12,7 @@ the user's own gets it too), in one line that says what to run.
 """
 
 import asyncio
+import weakref
 
 __all__ = ["LEFT_ON_CLOSED_LOOP", "say_left_on_closed_loop"]
 
@@ -25,15 +26,27 @@ LEFT_ON_CLOSED_LOOP = (
 )
 """The report, once per closed loop however many clients left a session on it."""
 
+_REPORTED: "weakref.WeakSet[asyncio.AbstractEventLoop]" = weakref.WeakSet()
+"""The closed loops reported so far in this process, by the exit check or by a client
+collected before it (weak: a loop collected is not reported again, and its id may be
+reused)."""
+
 
 def say_left_on_closed_loop(loop: asyncio.AbstractEventLoop, said: set[int]) -> None:
     """Report a session left open on the closed ``loop`` to its exception handler, once.
+
+    A client collected before the exit (``del ws``, or one made in a function that
+    returned) took its guard along, so the exit check never saw its session and aiohttp's
+    ``Unclosed client session`` was said alone; the client's collection
+    (:mod:`websearch_core.abandoned`) reports it here too, the loop counted once between
+    both.
 
     Args:
         loop: The closed loop the session was opened on.
         said: The ids of the loops reported in this exit check; ``loop``'s is added.
     """
-    if id(loop) in said:
+    if id(loop) in said or loop in _REPORTED:
         return
     said.add(id(loop))
+    _REPORTED.add(loop)
     loop.call_exception_handler({"message": LEFT_ON_CLOSED_LOOP})

@@ -3,7 +3,8 @@
 ``loop.run_until_complete(ws.run(...))`` then ``loop.close()`` without
 ``loop.shutdown_asyncgens()`` left the session open where nothing can close it, and the
 exit printed aiohttp's ``Unclosed client session`` and ``Unclosed connector`` alone;
-``ws.close()`` after ``loop.close()`` returned silently with the session still open. Each
+``ws.close()`` after ``loop.close()`` returned silently with the session still open; a client collected before the exit
+(its guard gone with it) left aiohttp's lines alone still. Each
 script runs in a fresh interpreter (the report comes from the exit check), searching the
 loopback simulator.
 """
@@ -24,7 +25,7 @@ from websearch_core.testing import Simulator
 _ROOT = Path(__file__).resolve().parents[2]
 
 _SCRIPT = """
-import asyncio, sys
+import asyncio, gc, sys
 from websearch_core import WebSearch
 
 clients = [WebSearch() for _ in range(int(sys.argv[2]))]
@@ -39,6 +40,10 @@ if sys.argv[1] == "closed first":
 loop.close()
 if sys.argv[1] == "close after":
     clients[0].close()
+if sys.argv[1] == "collected":
+    clients.clear()
+    gc.collect()
+    print("collected", file=sys.stderr, flush=True)
 """
 
 
@@ -94,3 +99,16 @@ def test_guard_a_loop_shut_down_or_a_client_closed_first_prints_nothing(
     """A guard (passes before and after): as the README says, nothing is left to report."""
     _, stderr = _run(sim, tmp_path, how)
     assert stderr == ""
+
+
+def test_clients_collected_before_exit_are_reported_once_as_they_go(
+    sim: Simulator, tmp_path: Path
+) -> None:
+    """Two clients dropped (and collected) after their loop was closed by hand: they took
+    their guards along, so the exit check never saw them and aiohttp's lines were said
+    alone. The report comes as they are collected, once for the loop, before aiohttp's."""
+    _, stderr = _run(sim, tmp_path, "collected", clients=2)
+    lines = stderr.splitlines()
+    assert lines.count(LEFT_ON_CLOSED_LOOP) == 1
+    assert lines.index(LEFT_ON_CLOSED_LOOP) < lines.index("collected")
+    assert lines.index(LEFT_ON_CLOSED_LOOP) < lines.index("Unclosed client session")
