@@ -21,7 +21,6 @@ from websearch_core.build_deadline import BuildImportsOutlastedError, known_dead
 from websearch_core.deadline import CallClock
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency, SearchParams, SearchToolResult
-from websearch_core.pending_call import awaitable_method
 from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
@@ -41,6 +40,7 @@ from ._options import (
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 from ._spec_functions import check_tool_list_arguments
+from ._spec_keywords import naming_invented_keywords, spec_awaitable_method
 from ._unawaited import name_unawaited
 
 if TYPE_CHECKING:
@@ -243,6 +243,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         picklable_options("WebSearchToolSpec", {"web_search": self._given, **self._kwargs})
         return dict(vars(self))  # the clients are unpickled as a new, empty set
 
+    @naming_invented_keywords  # web_search(q=...): did you mean query?
     def web_search(
         self,
         query: str,
@@ -279,7 +280,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
                 return error.tool_result()
             return client.run_sync(params)
 
-    @awaitable_method("web_search", holder="spec")
+    @spec_awaitable_method("web_search", holder="spec")
     async def aweb_search(
         self,
         query: str,
