@@ -543,6 +543,17 @@ class SearchToolResult(_Frozen):
         """True when every provider failed or none was configured."""
         return self.error is not None
 
+    def __str__(self) -> str:
+        """The text for the model, what ``print(result)`` and a framework's ``str()`` show.
+
+        A tool made of ``ws.run`` itself (LlamaIndex's ``FunctionTool.from_defaults(
+        async_fn=ws.run)``, which gives the model ``str()`` of what its function returns)
+        handed the model pydantic's field listing, ``text='[1] ...' response=...``
+        (its newlines escaped, every source's fields repeated), and ``print(result)`` showed
+        the same. ``repr`` still lists the fields.
+        """
+        return self.text
+
     def to_metadata(self) -> dict[str, Any]:
         """The structured details as plain JSON-compatible data."""
         data: dict[str, Any] = {"response": self.response.model_dump(mode="json")}

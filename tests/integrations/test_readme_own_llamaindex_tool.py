@@ -3,10 +3,11 @@
 ``FunctionTool.from_defaults(async_fn=ws.run)`` builds and calls, but reading its schema
 (``fn_schema_str``, ``get_parameters_dict()``, what an agent sends the model) raised
 pydantic's ``PydanticUserError: `run` is not fully defined`` inside pydantic, and its output
-was the result's ``repr``. The README now says so and shows what works:
-``create_web_search_tool(ws)``, or the call wrapped in a function of the query alone. Each
-test here is a guard (the advice is documentation; the code is unchanged): it fails if the
-README's block stops working or its account of the direct wrapping stops being true.
+was the result's field listing (``text='[1] ...\\n...' response=...``), not its text. The
+README now says what works: ``create_web_search_tool(ws)``, or the call wrapped in a
+function of the query alone; the guards here fail if its block stops working or its account
+of the direct wrapping stops being true. A result's ``str()`` is now its text, so the direct
+tool's output (and ``print(result)``) is what a model should read.
 """
 
 import json
@@ -52,10 +53,9 @@ def test_the_readme_s_two_llamaindex_ways_answer_from_the_simulator(
     assert found["offered"] == ["query"]
 
 
-async def test_wrapping_run_directly_is_what_the_readme_says(sim: Simulator) -> None:
+async def test_guard_wrapping_run_directly_is_what_the_readme_says(sim: Simulator) -> None:
     """A guard: LlamaIndex's schema of ``ws.run`` cannot be read (a release that resolves
-    it would offer ``use_cache`` and the rest: the advice stands either way), and a call's
-    content is the result's ``repr``, not its text."""
+    it would offer ``use_cache`` and the rest: the advice stands either way)."""
     ws = WebSearch(settings=sim_settings(sim), api_keys=sim.api_keys())
     made = FunctionTool.from_defaults(async_fn=ws.run)
     try:
@@ -64,6 +64,17 @@ async def test_wrapping_run_directly_is_what_the_readme_says(sim: Simulator) -> 
         assert "`run` is not fully defined" in str(error)
     else:
         assert {"query", "use_cache"} <= set(offered)
+    await ws.aclose()
+
+
+async def test_a_tool_of_run_itself_hands_the_model_the_text(sim: Simulator) -> None:
+    """LlamaIndex gives the model ``str()`` of what the function returns: that was the
+    result's field listing, its newlines escaped; it is the text now (``repr`` unchanged)."""
+    ws = WebSearch(settings=sim_settings(sim), api_keys=sim.api_keys())
+    made = FunctionTool.from_defaults(async_fn=ws.run)
     output = await made.acall(query="python")
-    assert output.content.startswith("text='[1] python result 1")
+    found = await ws.run("python")
+    assert output.content == found.text == str(found)
+    assert output.content.startswith("[1] python result 1 (11mo ago)\n")
+    assert repr(found).startswith("SearchToolResult(text='[1] python result 1")
     await ws.aclose()
