@@ -26,7 +26,7 @@ def test_the_readme_s_two_ways_answer_from_the_simulator(
 ) -> None:
     """A guard: the block runs as a user's script; both tools search, and the wrapped one
     offers the model its ``query`` alone."""
-    block = readme_block("async def web_search(query: str) -> str:")
+    block = readme_block("from langchain_core.tools import tool")
     checks = (
         "\nours = await search_tool.ainvoke({'query': 'python'})\n"
         "wrapped = await web_search.ainvoke({'query': 'rust'})\n"
