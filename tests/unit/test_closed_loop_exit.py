@@ -3,9 +3,10 @@
 ``loop.run_until_complete(ws.run(...))`` then ``loop.close()`` without
 ``loop.shutdown_asyncgens()`` left the session open where nothing can close it, and the
 exit printed aiohttp's ``Unclosed client session`` and ``Unclosed connector`` alone;
-``ws.close()`` after ``loop.close()`` returned silently with the session still open; a client collected before the exit
-(its guard gone with it) left aiohttp's lines alone still. Each
-script runs in a fresh interpreter (the report comes from the exit check), searching the
+``ws.close()`` after ``loop.close()`` returned silently with the session still open; a
+client collected before the exit (its guard gone with it) left aiohttp's lines alone still.
+Each script runs in a fresh interpreter (the report comes from the exit check, or from the
+client's collection), searching the
 loopback simulator.
 """
 
