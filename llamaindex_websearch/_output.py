@@ -7,8 +7,8 @@ loggers and callbacks expect) and whose error flag becomes the output's ``is_err
 The model's text comes from the tools' override of ``FunctionTool._parse_tool_output``, a
 private hook (checked on llama-index-core 0.14.12, the lowest bound in CI's lowest-bounds
 run, to 0.14.25 here). A release that stops calling it builds the text with ``str()`` of the
-result, the whole object's repr; that text is put right here, so the model still reads the
-result's text.
+result: a search result's text, but a fetch result's whole dataclass repr. The text is put
+right here, so the model reads the result's text whichever the release.
 """
 
 from typing import Any, Protocol
