@@ -70,6 +70,7 @@ from .cli_output import (
 from .cli_parser import OneValueOnly
 from .cli_refusals import asks_for_json, refuse
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
+from .cli_stderr import quiet_stderr
 from .cli_wrap import say
 from .client import WebSearch
 from .command_words import command_word_note
@@ -176,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         input, 130 interrupted.
     """
     tolerate_unencodable_output()
-    with guarded_stdout():
+    with guarded_stdout(), quiet_stderr():
         return _command(list(sys.argv[1:] if argv is None else argv))
 
 
