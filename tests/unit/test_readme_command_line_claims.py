@@ -1,0 +1,177 @@
+"""The Quick start's and the Command line section's outputs, run as a user runs them.
+
+Each command runs in a fresh interpreter (``python -m websearch_core``, which the README
+says runs the same command), with a home, config directory and credential store of its
+own, and nothing to reach but loopback. What the README quotes of its output is read from
+the README itself and must be in what the command printed, with the exit status it names.
+The Quick start's offline outcome runs in a network namespace of its own (``unshare -rn``),
+a machine with no network at all, as a newcomer's first search without one would; where
+the kernel refuses such a namespace that test is skipped.
+"""
+
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from websearch_core import SEARCH_PROVIDER_ORDER, __version__, get_provider
+from websearch_core.format import OFFLINE_HINT
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+KEY = "BSA-readme-claims-0123456789"
+
+
+def _joined(text: str) -> str:
+    """``text`` with its line breaks and runs of spaces as single spaces."""
+    return " ".join(text.split())
+
+
+def _section(name: str) -> str:
+    """One ``##`` section of the README, its lines joined."""
+    text = README.read_text(encoding="utf-8")
+    return _joined(text.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0])
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """A user's environment holding nothing of this machine's, plus ``extra``."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(ROOT),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
+        "WEBSEARCH_STATE_BACKEND": "memory",
+        **extra,
+    }
+
+
+def _run(
+    args: list[str], env: dict[str, str], stdin: str = "", prefix: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """The command with ``args`` in a fresh interpreter; ``prefix`` runs it (``unshare``)."""
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "websearch_core", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def _quoted(section: str, start: str) -> str:
+    """The one backticked quote of ``section`` that starts with ``start``."""
+    prose = re.sub(r"```.*?```", " ", section)  # a block's fences are no quotes
+    (quote,) = [q for q in re.findall(r"`([^`]+)`", prose) if q.startswith(start)]
+    return quote
+
+
+def _can_unshare() -> bool:
+    """Whether this kernel lets an unprivileged process have a network namespace."""
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "-rn", "true"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _can_unshare(), reason="no unprivileged network namespace")
+def test_the_quick_start_s_offline_outcome_is_what_it_says(tmp_path: Path) -> None:
+    """A guard: the first search on a machine without a network, as the README quotes it.
+
+    The README names the credential-free engines in the order they are tried and quotes
+    the head line and the hint; the run prints one indented line per engine, in that order.
+    """
+    quick = _section("Quick start")
+    named = re.search(r"DuckDuckGo first, then ([A-Za-z, ]+)\. On a machine", quick)
+    assert named is not None
+    labels = ["DuckDuckGo", *[w.strip() for w in named[1].replace(" and ", ", ").split(",")]]
+    done = _run(["what changed in Python 3.13?"], _env(tmp_path), prefix=("unshare", "-rn"))
+    assert done.returncode == 1 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert lines[0] == _quoted(quick, "Error: All web search providers failed:")
+    assert lines[-1] == OFFLINE_HINT and f"`{OFFLINE_HINT}`" in quick
+    tried = [line.strip().split(":", 1)[0] for line in lines[1:-1]]
+    assert all(line.startswith("  ") for line in lines[1:-1])
+    assert [get_provider(p).info.label for p in tried] == labels
+
+
+def test_the_quick_start_counts_the_providers_the_registry_has() -> None:
+    """A guard: "the same 25 search providers", the Public Web aggregate not counted."""
+    searched = [p for p in SEARCH_PROVIDER_ORDER if p != "public"]
+    assert f"all over the same {len(searched)} search providers" in _section("Quick start")
+
+
+def test_a_piped_key_is_stored_mode_0600_and_never_shown(tmp_path: Path) -> None:
+    """A guard: step 2's ``websearch auth set brave`` with the key piped in, then listed."""
+    env = _env(tmp_path)
+    done = _run(["auth", "set", "brave"], env, stdin=KEY + "\n")
+    assert done.returncode == 0 and KEY not in done.stdout + done.stderr
+    store = tmp_path / "credentials.json"
+    assert stat.S_IMODE(store.stat().st_mode) == 0o600
+    assert json.loads(store.read_text())["brave"]["api_key"] == KEY
+    listed = _run(["auth", "list"], env)
+    assert (listed.returncode, listed.stdout) == (0, "brave\n")
+    assert "(mode 0600)" in _section("Quick start") + _section("Command line")
+
+
+def test_no_provider_configured_prints_the_quoted_text_and_exits_2(tmp_path: Path) -> None:
+    """Failed before: the README's quote stopped at ``set BRAVE_API_KEY.``, where the
+    command goes on to name ``websearch auth set brave``."""
+    quote = _quoted(_section("Command line"), "Error: No web search provider configured.")
+    done = _run(["rust"], _env(tmp_path, WEBSEARCH_PROVIDERS="brave"))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == quote
+
+
+# (arguments, extra environment, what the README quotes the command printing, exit status)
+REFUSALS = [
+    (["--no-cache", "providers"], {}, "--no-cache does not apply to providers", 2),
+    (["--limit", "5", "--limit", "20", "q"], {}, "limit (--limit): given twice (5, then 20);", 2),
+    (
+        ["--provider", "brave", "--provider", "tavily", "q"],
+        {},
+        "provider (--provider): given twice (brave, then tavily); it takes one provider;",
+        2,
+    ),
+    (["--language", "zz", "q"], {}, "language 'zz' names no language:", 2),
+    (["--limit", "0", "q"], {}, "limit (--limit): Input should be greater than or equal to", 2),
+    (["--timeout", "soon", "q"], {}, "timeout_seconds (--timeout): Input should be a valid", 2),
+    (["fetch", "--timeout", "soon", "x"], {}, "timeout_seconds (--timeout): Input should", 2),
+    (["q"], {"WEBSEARCH_TIMEOUT_SECONDS": "0"}, "WEBSEARCH_TIMEOUT_SECONDS: Input should be", 2),
+    (["q"], {"WEBSEARCH_STATE_BACKEND": "sqllite"}, "WEBSEARCH_STATE_BACKEND: Input should", 2),
+    (["--limit", "five", "q"], {}, "limit (--limit): Input should be a valid integer,", 2),
+    (["--limt", "5", "q"], {}, "--limt: not an option of websearch", 2),
+    (["--recency", "hourly", "q"], {}, "recency (--recency): 'hourly' is not one of", 2),
+    (["q", "--limit"], {}, "limit (--limit): needs a value (--limit N);", 2),
+    (["fetch", "--json", "--markdown", "x"], {}, "--markdown: not allowed with --json;", 2),
+    (["fetch"], {}, "URL: required, not given;", 2),
+    (["fetch", "example.com"], {}, "the URL has no scheme;", 2),
+    (["auth", "remove", "brave"], {}, "", 1),
+    (["--refresh-hook", "codex=os:getcwd", "q"], {}, "is not an async function:", 2),
+    (["q"], {"WEBSEARCH_REFRESH_HOOKS": "codex=os:getcwd"}, "WEBSEARCH_REFRESH_HOOKS: '", 2),
+]
+
+
+@pytest.mark.parametrize(("args", "extra", "quote", "status"), REFUSALS)
+def test_each_quoted_refusal_is_printed_with_its_status(
+    tmp_path: Path, args: list[str], extra: dict[str, str], quote: str, status: int
+) -> None:
+    """Guards: each refusal the Command line section quotes, from its command as shown."""
+    section = _section("Command line") + _section("Providers")
+    assert quote in section
+    done = _run(args, _env(tmp_path, **extra))
+    assert done.returncode == status
+    assert quote in _joined(done.stderr)
+
+
+def test_version_and_the_module_run_print_the_installed_version(tmp_path: Path) -> None:
+    """A guard: ``websearch --version`` (here through ``python -m websearch_core``)."""
+    done = _run(["--version"], _env(tmp_path))
+    assert (done.returncode, done.stdout) == (0, f"websearch {__version__}\n")
