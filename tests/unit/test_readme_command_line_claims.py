@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from websearch_core import SEARCH_PROVIDER_ORDER, __version__, get_provider
-from websearch_core.format import OFFLINE_HINT
+from websearch_core import SEARCH_PROVIDER_ORDER, __version__, get_provider, sanitize
+from websearch_core.format import OFFLINE_HINT, SNIPPET_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -175,3 +175,17 @@ def test_version_and_the_module_run_print_the_installed_version(tmp_path: Path) 
     """A guard: ``websearch --version`` (here through ``python -m websearch_core``)."""
     done = _run(["--version"], _env(tmp_path))
     assert (done.returncode, done.stdout) == (0, f"websearch {__version__}\n")
+
+
+def test_the_quick_start_s_bounds_are_the_sanitizer_s() -> None:
+    """A guard: each bound step 1 states is the constant that cuts that field."""
+    quick = _section("Quick start")
+    stated = [
+        f"is cut to {sanitize.LINE_LIMIT} characters and a date to {sanitize.DATE_LIMIT},",
+        f"an answer at {sanitize.ANSWER_LIMIT:,} characters,",
+        f"`{_joined(sanitize.ANSWER_CUT_MARK)}`",
+        f"the cache at {sanitize.KEPT_SNIPPET_LIMIT:,} (the model's text shows {SNIPPET_LIMIT})",
+        f"a note at {sanitize.NOTE_LIMIT:,};",
+        f"`model` and `request_id` at {sanitize.ID_LIMIT}.",
+    ]
+    assert [claim for claim in stated if claim not in quick] == []
