@@ -173,8 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The exit status: 0 success, 1 every provider failed (or the output could not be
-        written, or a bug ended the search: :mod:`websearch_core.cli_crash`), 2 invalid
-        input, 130 interrupted.
+        written, ``auth remove`` found nothing, ``fetch`` failed, or a bug ended the
+        search: :mod:`websearch_core.cli_crash`), 2 invalid input, 130 interrupted.
     """
     tolerate_unencodable_output()
     with guarded_stdout(), quiet_stderr():
@@ -381,9 +381,10 @@ def _search_parser() -> CommandParser:
             "--prefer (like the provider setting and WEBSEARCH_PROVIDER) tries it first,\n"
             "then falls back to the auto chain.\n\n"
             "exit status: 0 success, 1 every provider failed (or the output could not be\n"
-            "written), 2 invalid input or configuration (one line naming the option,\n"
-            "variable or config file; also when no provider is configured), 130 interrupted\n"
-            "(Ctrl-C).\n"
+            "written, auth remove found nothing stored, fetch could not fetch the page, or\n"
+            "a bug ended the search: its traceback follows, keys masked), 2 invalid input\n"
+            "or configuration (one line naming the option, variable or config file; also\n"
+            "when no provider is configured), 130 interrupted (Ctrl-C).\n"
             "Options written before a command are that command's (websearch -v fetch URL\n"
             "is websearch fetch -v URL); one the command does not take is refused.\n"
             'To search for the word "auth", "fetch" or "providers", write: websearch -- auth'

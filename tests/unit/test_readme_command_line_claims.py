@@ -189,3 +189,18 @@ def test_the_quick_start_s_bounds_are_the_sanitizer_s() -> None:
         f"`model` and `request_id` at {sanitize.ID_LIMIT}.",
     ]
     assert [claim for claim in stated if claim not in quick] == []
+
+
+def test_the_help_s_exit_status_names_every_case_the_readme_gives_1(tmp_path: Path) -> None:
+    """Failed before: ``websearch --help`` gave status 1 to a failed search and an unwritable
+    output only, where the README adds ``auth remove`` finding nothing, ``fetch`` failing
+    and a bug (each run here: ``auth remove`` above, ``fetch`` and the bug in test_cli)."""
+    section = _section("Command line")
+    assert "(or `auth remove` finds nothing stored, or `fetch` cannot fetch a page" in section
+    assert "A bug in a search (an error no provider's failure explains) exits 1" in section
+    done = _run(["--help"], _env(tmp_path))
+    status = _joined(done.stdout).split("exit status: ", 1)[1].split(", 2 ", 1)[0]
+    for case in ("every provider failed", "output could not be written", "auth remove found"):
+        assert case in status
+    for case in ("fetch could not fetch the page", "a bug ended the search"):
+        assert case in status
