@@ -292,10 +292,10 @@ def undeclared_refusal(provider_id: str, entry: str) -> str | None:
         entry: The credential store entry the token is kept under.
 
     Example:
-        >>> class DocOwn: ...
-        >>> declare(DocOwn, "doc-own", "Doc Own", ())
-        >>> print(undeclared_refusal("doc-own", "doc-own"))  # doctest: +NORMALIZE_WHITESPACE
-        Refusing to send the OAuth token stored under "doc-own": provider "doc-own" (Doc Own)
+        >>> class DocBare: ...
+        >>> declare(DocBare, "doc-bare", "Doc Bare", ())
+        >>> print(undeclared_refusal("doc-bare", "doc-bare"))  # doctest: +NORMALIZE_WHITESPACE
+        Refusing to send the OAuth token stored under "doc-bare": provider "doc-bare" (Doc Bare)
         declares no sign-in, so where its requests take it is never checked; declare it:
         add StoredOAuth() to its credential_kinds, and its service's hosts to its
         sign_in_hosts
