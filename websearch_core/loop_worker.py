@@ -27,6 +27,7 @@ with no chained traceback.
 import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
 import logging
 import threading
 from collections.abc import Coroutine
@@ -103,7 +104,8 @@ def run_on_worker_thread(coroutine: Coroutine[Any, Any, _T]) -> _T:
     An interrupt while waiting (or while the worker starts) cancels the work at its next
     step, not at its deadline, and is raised once the worker has closed what the call
     opened and its loop: at most :data:`_CLEAN_UP_WAIT_SECONDS` later (a warning then
-    names the thread still cleaning up), or at once on a second interrupt.
+    names the thread still cleaning up), or at once on a second interrupt. It runs in a
+    copy of the caller's context, as it would on the caller's thread.
 
     Args:
         coroutine: What to run; it is run, or closed unrun, whatever happens.
@@ -121,8 +123,16 @@ def run_on_worker_thread(coroutine: Coroutine[Any, Any, _T]) -> _T:
     handover = _Handover(coroutine)
     outcome: concurrent.futures.Future[_T] = concurrent.futures.Future()
     finished = threading.Event()
+    # The caller's context goes with the work, as it goes with a coroutine run to its end
+    # on the caller's thread: a tool's call started its clock (CallClock) before building
+    # its client, and a search on a fresh thread's empty context counted its deadline
+    # from its own start, the build's time not counted.
+    context = contextvars.copy_context()
     worker = threading.Thread(
-        target=_work, args=(handover, outcome, finished), name=_WORKER_NAME, daemon=False
+        target=context.run,
+        args=(_work, handover, outcome, finished),
+        name=_WORKER_NAME,
+        daemon=False,
     )
     try:
         worker.start()
