@@ -24,7 +24,14 @@ three are there in the shapes that release has; otherwise every name is asked th
 import os
 from collections.abc import Callable, Mapping
 
-__all__ = ["env_value", "is_blank", "value_getter", "values_reader"]
+__all__ = [
+    "env_value",
+    "is_blank",
+    "setting_variable",
+    "settings_environment",
+    "value_getter",
+    "values_reader",
+]
 
 
 def is_blank(value: str | None) -> bool:
@@ -41,6 +48,43 @@ def env_value(name: str, environ: Mapping[str, str] | None = None) -> str | None
     """
     value = (os.environ if environ is None else environ).get(name)
     return None if is_blank(value) else value
+
+
+def settings_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment as the settings read it: each name lowercased, a blank one left out.
+
+    The settings match their variables whatever the case of the letters
+    (``websearch_deadline_seconds`` is ``WEBSEARCH_DEADLINE_SECONDS``), as pydantic-settings
+    does by default. Two spellings set at once: the later in the environment's order wins,
+    as there. A blank spelling is unset (the rule above), so it leaves the other's value:
+    left in, a blank ``websearch_deadline_seconds`` set after ``WEBSEARCH_DEADLINE_SECONDS=5``
+    hid the 5 and the config file's value or the default answered.
+
+    One function, so that what a call knows before its settings are read
+    (:func:`setting_variable`) is what they then read.
+
+    Example:
+        >>> settings_environment({"WEBSEARCH_A": "1", "websearch_a": " ", "X": "2"})
+        {'websearch_a': '1', 'x': '2'}
+    """
+    return {
+        name.lower(): value
+        for name, value in (os.environ if environ is None else environ).items()
+        if not is_blank(value)
+    }
+
+
+def setting_variable(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """Setting variable ``name``'s value as the settings read it (:func:`settings_environment`).
+
+    Reads the whole environment (some dozens of names): for a call's first build, not for
+    every search.
+
+    Example:
+        >>> setting_variable("WEBSEARCH_DEADLINE_SECONDS", {"websearch_deadline_seconds": "3"})
+        '3'
+    """
+    return settings_environment(environ).get(name.lower())
 
 
 def values_reader(

@@ -78,7 +78,7 @@ from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 
 from .control_chars import CONTROL_IN_LINE
 from .deadline import STORE_SETTING_CAP
 from .edited_text import SavedAsUtf16Error, utf8_text
-from .env_values import env_value, is_blank
+from .env_values import env_value, is_blank, settings_environment
 from .errors import ConfigurationError
 from .key_variable_names import KEY_VARIABLES
 from .meant_names import named_extras
@@ -121,6 +121,7 @@ __all__ = [
     "SearxngSettings",
     "Settings",
     "SettingsOverrides",
+    "chosen_config_file",
     "default_config_file",
     "misplaced_setting",
 ]
@@ -296,13 +297,29 @@ def _chosen_config_file(init_settings: PydanticBaseSettingsSource) -> tuple[Path
     Raises:
         ConfigurationError: The chosen path uses a variable that is unset or empty.
     """
+    explicit = None
     if isinstance(init_settings, InitSettingsSource):
         explicit = init_settings.init_kwargs.get("config_file")
-        if explicit:
-            try:
-                return _expanded_path(Path(explicit)), "config_file"
-            except ValueError as error:
-                raise ConfigurationError(f"config_file: {error}") from None
+    return chosen_config_file(explicit)
+
+
+def chosen_config_file(explicit: Any) -> tuple[Path, str | None]:
+    """The TOML file the settings read given ``config_file=explicit``, and what chose it.
+
+    A first call reads the file's deadline before its settings
+    (:mod:`~websearch_core.config_deadlines`): the same file, chosen here once.
+
+    Args:
+        explicit: The ``config_file=`` option given (a path), or ``None``.
+
+    Raises:
+        ConfigurationError: The chosen path uses a variable that is unset or empty.
+    """
+    if explicit:
+        try:
+            return _expanded_path(Path(explicit)), "config_file"
+        except ValueError as error:
+            raise ConfigurationError(f"config_file: {error}") from None
     configured = _configured_config_file()
     if configured is not None:
         return configured, CONFIG_FILE_ENV
@@ -668,13 +685,12 @@ class _EnvSource(EnvSettingsSource):
     (:func:`_json_table`) like any other bad value, so the error names the variable.
     """
 
-    def __init__(self, settings_cls: type[BaseSettings]) -> None:
-        super().__init__(settings_cls)
-        # The package's rule (env_values): a blank variable is unset, so the config file's
-        # entry or the default answers. pydantic-settings' env_ignore_empty skips "" only.
-        self.env_vars = {
-            name: value for name, value in self.env_vars.items() if not is_blank(value)
-        }
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        # The package's rule (env_values.settings_environment): a blank variable is unset,
+        # so another spelling, the config file's entry or the default answers.
+        # pydantic-settings' env_ignore_empty skips "" only, and lowercased the names
+        # before the blank ones were left out here, so a blank spelling could hide a set one.
+        return settings_environment()
 
     def decode_complex_value(self, field_name: str, field: FieldInfo, value: Any) -> Any:
         """The variable's JSON decoded, or its text as written when it is not JSON."""
