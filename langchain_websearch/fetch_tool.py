@@ -102,7 +102,7 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
         try:
             with CallClock():
                 client = self.web_search or self._own_clients().get(
-                    self.new_client, self.known_fetch_seconds()
+                    self.new_client, self.fetch_build_bound()
                 )
                 page = client.fetch_sync(url, allow_private_addresses=self.allow_private_addresses)
         except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one
@@ -122,7 +122,7 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
         try:
             with CallClock():
                 client = self.web_search or await self._own_clients().for_running_loop(
-                    self.new_client, self.known_fetch_seconds()
+                    self.new_client, self.fetch_build_bound()
                 )
                 page = await client.fetch(url, allow_private_addresses=self.allow_private_addresses)
         except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one

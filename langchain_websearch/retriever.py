@@ -202,7 +202,7 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
         params = self._params(query, k)
         with CallClock():  # the deadline counts from here: building a client imports
             client = self.web_search or self._own_clients().get(
-                self.new_client, self.known_deadline_seconds()
+                self.new_client, self.build_bound()
             )
             response = client.search_sync(
                 params, include_content=self.include_content, content_limit=_pages(params)
@@ -234,7 +234,7 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
         params = self._params(query, k)
         with CallClock():  # the deadline counts from here: building a client imports
             client = self.web_search or await self._own_clients().for_running_loop(
-                self.new_client, self.known_deadline_seconds()
+                self.new_client, self.build_bound()
             )
             response = await client.search(
                 params, include_content=self.include_content, content_limit=_pages(params)

@@ -183,7 +183,7 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         try:
             with CallClock():  # the deadline counts from here: building a client imports
                 client = self.web_search or self._own_clients().get(
-                    self.new_client, self.known_deadline_seconds()
+                    self.new_client, self.build_bound()
                 )
                 result = client.run_sync(params)
         except BuildImportsOutlastedError as error:  # a search's failure, worded as one
@@ -198,7 +198,7 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         try:
             with CallClock():  # the deadline counts from here: building a client imports
                 client = self.web_search or await self._own_clients().for_running_loop(
-                    self.new_client, self.known_deadline_seconds()
+                    self.new_client, self.build_bound()
                 )
                 result = await client.run(params)
         except BuildImportsOutlastedError as error:  # a search's failure, worded as one

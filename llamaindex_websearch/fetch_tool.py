@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from typing_extensions import Unpack
 
 from websearch_core import ConfigurationError, FetchError, WebSearch
-from websearch_core.build_deadline import BuildImportsOutlastedError, known_fetch_deadline
+from websearch_core.build_deadline import BuildBound, BuildImportsOutlastedError
 from websearch_core.client import LoopBoundClient, WebSearchOptions
 from websearch_core.content.tool_text import (
     FETCH_TOOL_DESCRIPTION,
@@ -87,7 +87,7 @@ class _Fetcher(CopiesOpenOwnClients):
         arguments = WebFetchArgs(url=url, max_chars=max_chars)
         with CallClock():
             try:
-                client = self._given or self.clients.get(self._new_client, self._seconds())
+                client = self._given or self.clients.get(self._new_client, self._bound())
                 page = client.fetch_sync(arguments.url, allow_private_addresses=self._allow_private)
             except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one
                 return FetchToolResult.failed(error.fetch_error(arguments.url))
@@ -105,7 +105,7 @@ class _Fetcher(CopiesOpenOwnClients):
         with CallClock():
             try:
                 client = self._given or await self.clients.for_running_loop(
-                    self._new_client, self._seconds()
+                    self._new_client, self._bound()
                 )
                 page = await client.fetch(
                     arguments.url, allow_private_addresses=self._allow_private
@@ -116,9 +116,9 @@ class _Fetcher(CopiesOpenOwnClients):
                 return FetchToolResult.failed(error)
         return FetchToolResult.of(page, arguments.max_chars)
 
-    def _seconds(self) -> float:
-        """The fetch's deadline before the settings are read (``known_fetch_deadline``)."""
-        return known_fetch_deadline(self._kwargs.get("settings"), self._kwargs)
+    def _bound(self) -> BuildBound:
+        """What the fetch's deadline is worked out from at the build (``known_fetch_deadline``)."""
+        return BuildBound(self._kwargs.get("settings"), self._kwargs, fetch=True)
 
     def _new_client(self) -> WebSearch:
         with configuration_errors({name: name for name in self._kwargs}):

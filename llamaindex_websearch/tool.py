@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from typing_extensions import Unpack
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
-from websearch_core.build_deadline import BuildImportsOutlastedError, known_deadline
+from websearch_core.build_deadline import BuildBound, BuildImportsOutlastedError
 from websearch_core.deadline import CallClock
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency, SearchParams, SearchToolResult
@@ -274,7 +274,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         with CallClock():  # the deadline counts from here: building a client imports
             try:
                 client = self._given or self._clients.get(
-                    self._new_client, known_deadline(self._kwargs.get("settings"), self._kwargs)
+                    self._new_client, BuildBound(self._kwargs.get("settings"), self._kwargs)
                 )
             except BuildImportsOutlastedError as error:  # a search's failure, worded as one
                 return error.tool_result()
@@ -295,7 +295,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         with CallClock():  # the deadline counts from here: building a client imports
             try:
                 client = self._given or await self._clients.for_running_loop(
-                    self._new_client, known_deadline(self._kwargs.get("settings"), self._kwargs)
+                    self._new_client, BuildBound(self._kwargs.get("settings"), self._kwargs)
                 )
             except BuildImportsOutlastedError as error:  # a search's failure, worded as one
                 return error.tool_result()

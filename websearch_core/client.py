@@ -38,6 +38,7 @@ from typing_extensions import TypedDict, Unpack
 
 from .abandoned import close_on_its_loop, close_when_collected
 from .bug_traces import bug_trace
+from .build_deadline import BuildBound
 from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
 from .client_arguments import check_client_arguments
 from .content.enrich import (
@@ -1347,7 +1348,7 @@ class LoopBoundClient:
         return (LoopBoundClient, ())
 
     def get(
-        self, build: Callable[[], WebSearch], deadline_seconds: float | None = None
+        self, build: Callable[[], WebSearch], deadline_seconds: float | BuildBound | None = None
     ) -> WebSearch:
         """The client for synchronous calls, built with ``build`` on first use.
 
@@ -1358,7 +1359,9 @@ class LoopBoundClient:
 
         Args:
             build: Builds the client (reads the settings when none were given).
-            deadline_seconds: The call's deadline; ``None`` imports as building does.
+            deadline_seconds: The call's deadline, or the options it is worked out from
+                at the build (:class:`~websearch_core.build_deadline.BuildBound`: the config
+                file's deadlines read first, bounded); ``None`` imports as building does.
 
         Raises:
             BuildImportsOutlastedError: ``deadline_seconds`` passed during the imports.
@@ -1374,7 +1377,7 @@ class LoopBoundClient:
         return self._base
 
     async def for_running_loop(
-        self, build: Callable[[], WebSearch], deadline_seconds: float | None = None
+        self, build: Callable[[], WebSearch], deadline_seconds: float | BuildBound | None = None
     ) -> WebSearch:
         """The client of the running loop, built on the loop's first call.
 
@@ -1393,8 +1396,11 @@ class LoopBoundClient:
         Args:
             build: Builds the client (reads the settings when none were given).
             deadline_seconds: The call's deadline as known before the build
-                (:func:`~websearch_core.build_deadline.known_deadline`): the build's
-                imports end by it. ``None`` waits for them however long they take.
+                (:func:`~websearch_core.build_deadline.known_deadline`), or the options it
+                is worked out from at the build
+                (:class:`~websearch_core.build_deadline.BuildBound`: the config file's
+                deadlines read first, bounded): the build's imports end by it. ``None``
+                waits for them however long they take.
 
         Raises:
             BuildImportsOutlastedError: ``deadline_seconds`` passed during the imports.

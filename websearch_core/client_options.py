@@ -32,6 +32,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from .build_deadline import BuildBound
 from .client_arguments import settings_problem, web_search_problem
 from .given_options import CHECKED_ALREADY, GivenOptions, option_names, split_given_options
 from .meant_names import named_extras
@@ -362,6 +363,21 @@ class ClientOptions(BaseModel):
         if self.timeout_seconds is not None:
             given["timeout_seconds"] = self.timeout_seconds
         return known_fetch_deadline(self.settings, given)
+
+    def build_bound(self) -> BuildBound:
+        """What bounds a first call's build, worked out only if the call builds.
+
+        :meth:`known_deadline_seconds` at the build, the config file's deadline read
+        first when no ``Settings`` was given (:mod:`~websearch_core.config_deadlines`).
+        """
+        return BuildBound(self.settings, self._own_given())
+
+    def fetch_build_bound(self) -> BuildBound:
+        """:meth:`build_bound` for a fetch: :meth:`known_fetch_seconds` at the build."""
+        given: dict[str, object] = dict(self._own_given())
+        if self.timeout_seconds is not None:
+            given["timeout_seconds"] = self.timeout_seconds
+        return BuildBound(self.settings, given, fetch=True)
 
     def new_client(self) -> "WebSearch":
         """A new :class:`WebSearch` built from these options (not from ``web_search``).

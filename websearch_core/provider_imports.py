@@ -24,7 +24,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from .build_deadline import BuildImportsOutlastedError
+from .build_deadline import BuildBound, BuildImportsOutlastedError
+from .config_deadlines import read_deadlines, read_deadlines_sync
 from .deadline import Deadline, call_started
 from .import_jobs import imported, imported_sync
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
@@ -189,32 +190,37 @@ async def import_for_uses(uses: Iterable[Use], within: Deadline | None = None) -
         await _imported(modules, (), within)
 
 
-async def import_for_build(deadline_seconds: float | None) -> None:
+async def import_for_build(deadline_seconds: float | BuildBound | None) -> None:
     """Import what building a client needs off the loop, by the call's deadline if known.
 
     The deadline counts from the call's start (:class:`~websearch_core.deadline.CallClock`),
-    as the search's own does.
+    as the search's own does. A call whose build reads its config file reads the file's
+    deadlines first, by the deadline known without them
+    (:mod:`~websearch_core.config_deadlines`), and its imports end by the file's.
 
     Args:
         deadline_seconds: The call's deadline
-            (:func:`~websearch_core.build_deadline.known_deadline`); ``None`` waits for the
-            imports however long they take.
+            (:func:`~websearch_core.build_deadline.known_deadline`), or the options it is
+            worked out from (:class:`~websearch_core.build_deadline.BuildBound`); ``None``
+            waits for the imports however long they take.
 
     Raises:
-        BuildImportsOutlastedError: The deadline passed first; the import goes on for the
-            next call.
+        BuildImportsOutlastedError: The deadline passed first; the import (or the read)
+            goes on for the next call.
     """
     if deadline_seconds is None:
         await import_for_uses(("build",))
         return
-    deadline = Deadline(deadline_seconds, started=call_started())
+    started = call_started()
+    seconds = await _build_seconds(deadline_seconds, started)
+    deadline = Deadline(seconds, started=started)
     try:
         await import_for_uses(("build",), deadline)
     except TimeoutError:
-        raise BuildImportsOutlastedError(deadline_seconds, build_module_pending()) from None
+        raise BuildImportsOutlastedError(seconds, build_module_pending()) from None
 
 
-def import_for_build_sync(deadline_seconds: float) -> None:
+def import_for_build_sync(deadline_seconds: float | BuildBound) -> None:
     """:func:`import_for_build` for a synchronous call: its thread waits by the deadline.
 
     A synchronous first call (a tool's ``invoke``, a LlamaIndex tool's ``call``) built its
@@ -222,22 +228,55 @@ def import_for_build_sync(deadline_seconds: float) -> None:
     the loops' calls use, and this call stops waiting when its deadline passes.
 
     Args:
-        deadline_seconds: The call's deadline
-            (:func:`~websearch_core.build_deadline.known_deadline`), counted from the
-            call's start when a :class:`~websearch_core.deadline.CallClock` is open.
+        deadline_seconds: The call's deadline, or the options it is worked out from, as
+            :func:`import_for_build` takes them; counted from the call's start when a
+            :class:`~websearch_core.deadline.CallClock` is open.
 
     Raises:
-        BuildImportsOutlastedError: The deadline passed first; the import goes on for the
-            next call.
+        BuildImportsOutlastedError: The deadline passed first; the import (or the read)
+            goes on for the next call.
     """
+    started = call_started()
+    seconds = _build_seconds_sync(deadline_seconds, started)
     if _loaded(_BUILD_MODULES):
         return
-    deadline = Deadline(deadline_seconds, started=call_started())
+    deadline = Deadline(seconds, started=started)
     run = functools.partial(_import, _BUILD_MODULES, ())
     try:
         imported_sync(run, (_BUILD_MODULES, ()), deadline.remaining())
     except TimeoutError:
-        raise BuildImportsOutlastedError(deadline_seconds, build_module_pending()) from None
+        raise BuildImportsOutlastedError(seconds, build_module_pending()) from None
+
+
+async def _build_seconds(bound: float | BuildBound, started: float | None) -> float:
+    """The build's deadline: ``bound`` itself, or worked out from it, the file read first.
+
+    Raises:
+        BuildImportsOutlastedError: The deadline known without the file passed while
+            reading it.
+    """
+    if not isinstance(bound, BuildBound):
+        return bound
+    seconds = bound.seconds()
+    if not bound.reads_config_file:
+        return seconds
+    within = Deadline(seconds, started=started)
+    return bound.seconds(await read_deadlines(bound.config_file, seconds, within))
+
+
+def _build_seconds_sync(bound: float | BuildBound, started: float | None) -> float:
+    """:func:`_build_seconds` for a synchronous call.
+
+    Raises:
+        BuildImportsOutlastedError: As :func:`_build_seconds` raises it.
+    """
+    if not isinstance(bound, BuildBound):
+        return bound
+    seconds = bound.seconds()
+    if not bound.reads_config_file:
+        return seconds
+    within = Deadline(seconds, started=started)
+    return bound.seconds(read_deadlines_sync(bound.config_file, seconds, within))
 
 
 async def import_for_status() -> None:
