@@ -6,10 +6,14 @@ environment's ``WEBSEARCH_DEADLINE_SECONDS`` or the default. A fetch's is the so
 the deadline and the timeout, as a fetch's own deadline is.
 """
 
+from pathlib import Path
+
 import pytest
 
 from websearch_core import Settings
-from websearch_core.build_deadline import known_deadline, known_fetch_deadline
+from websearch_core.build_deadline import BuildBound, known_deadline, known_fetch_deadline
+from websearch_core.config_deadlines import written_deadlines
+from websearch_core.errors import ConfigurationError
 from websearch_core.content.fetch_call import call_seconds
 from websearch_core.settings_limits import DEFAULT_DEADLINE_SECONDS
 
@@ -93,3 +97,94 @@ def test_a_fetchs_known_deadline_is_the_one_its_fetch_counts(
         monkeypatch.setenv(name, value)
     built = (settings or Settings()).model_copy(update=given)
     assert known_fetch_deadline(settings, given) == call_seconds(built, None)
+
+
+def test_a_lowercase_variable_is_known_as_the_settings_read_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``websearch_deadline_seconds``, which the settings read, bounds the build too.
+
+    Failed before: only ``WEBSEARCH_DEADLINE_SECONDS`` was looked at (the default, 55 s).
+    """
+    monkeypatch.setenv("websearch_deadline_seconds", "4.5")
+    assert known_deadline(None, {}) == Settings().deadline_seconds == 4.5
+    monkeypatch.setenv("WebSearch_Timeout_Seconds", "2")
+    assert known_fetch_deadline(None, {}) == call_seconds(Settings(), None) == 2.0
+
+
+def test_a_blank_spelling_leaves_the_set_one_for_the_settings_and_the_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A blank ``websearch_deadline_seconds`` after a set ``WEBSEARCH_DEADLINE_SECONDS``.
+
+    Blank is unset (:mod:`~websearch_core.env_values`), so the set one answers, in both.
+    Failed before: the settings lowercased the names first, the blank one hid the set
+    one, and the settings had the default (55 s) where the build had 4.
+    """
+    monkeypatch.setenv("WEBSEARCH_DEADLINE_SECONDS", "4")
+    monkeypatch.setenv("websearch_deadline_seconds", " ")
+    assert Settings().deadline_seconds == known_deadline(None, {}) == 4.0
+
+
+@pytest.mark.parametrize(
+    ("file", "environment", "given"),
+    [
+        ("deadline_seconds = 3\n", {}, {}),
+        ("deadline_seconds = 3\ntimeout_seconds = 2\n", {}, {}),
+        ("deadline_seconds = 3\n", {"WEBSEARCH_DEADLINE_SECONDS": "8"}, {}),
+        ("deadline_seconds = 3\n", {"websearch_deadline_seconds": "8"}, {}),
+        ("deadline_seconds = 3\n", {}, {"deadline_seconds": 6}),
+        ("deadline_seconds = 900\n", {}, {}),
+        ("timeout_seconds = 4\n", {}, {}),
+        ("", {}, {}),
+    ],
+)
+def test_a_config_files_deadline_read_first_is_the_one_the_settings_read(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    file: str,
+    environment: dict[str, str],
+    given: dict[str, object],
+) -> None:
+    """The file's entries, read before the build, give the deadline the build's settings have.
+
+    Compared with the settings read from the same file, environment and options, for a
+    search and for a fetch. Failed before: the file was not read before the build
+    (no :mod:`~websearch_core.config_deadlines`; ``known_deadline`` took no entries).
+    """
+    config = tmp_path / "mine.toml"
+    config.write_text(file)
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    written = written_deadlines(None)
+    settings = Settings(**given)  # type: ignore[arg-type]  # the options a tool passes on
+    assert BuildBound(None, given).seconds(written) == settings.deadline_seconds
+    assert BuildBound(None, given, fetch=True).seconds(written) == call_seconds(settings, None)
+
+
+def test_a_config_file_named_by_the_option_is_the_one_read(tmp_path: Path) -> None:
+    """``config_file=`` given names the file read first, as it names the settings' file.
+
+    Failed before: no file was read before the build.
+    """
+    named = tmp_path / "named.toml"
+    named.write_text("deadline_seconds = 7\n")
+    assert written_deadlines(str(named)) == {"deadline_seconds": 7}
+    assert Settings(config_file=named).deadline_seconds == 7.0
+
+
+@pytest.mark.parametrize(
+    "content", [b"deadline_seconds = \n", b"\xff\xfe\x00d", b"[budget]\nbrave = 2000\n"]
+)
+def test_a_config_file_that_cannot_be_used_gives_no_entries(tmp_path: Path, content: bytes) -> None:
+    """Not TOML, not UTF-8, or refused by the settings: nothing read; the build says why.
+
+    The deadline known without the file bounds the build, whose settings refuse the file
+    with their own message. Failed before: no file was read before the build.
+    """
+    config = tmp_path / "bad.toml"
+    config.write_bytes(content)
+    assert written_deadlines(str(config)).get("deadline_seconds") is None
+    with pytest.raises(ConfigurationError):
+        Settings(config_file=config)

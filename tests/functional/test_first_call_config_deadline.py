@@ -1,0 +1,322 @@
+"""A first call's deadline as the user wrote it: in the config file, lowercase, or in a notebook.
+
+Stop 51 (firstcall7) bounded every first call's build by the deadline known before the
+settings are read, and left four gaps, each reproduced here in a fresh interpreter:
+
+- a config file's ``deadline_seconds = 3`` was not known before the file was read, so a
+  first call's build waited up to the default 55 s for a held import;
+- ``websearch_deadline_seconds=3`` (the settings read their variables in any case of
+  letters) was not looked at, so the same;
+- a config file on a disk that does not answer held the first call with no limit (the
+  settings read it on the loop);
+- a synchronous call made where a loop runs (a notebook) searched on a worker thread that
+  lost the call's clock, so its deadline counted from the search, not the call.
+
+Every hold (an import, the file's read) is let go by the script once the first call has
+ended, never timed; the next call is then answered.
+"""
+
+import textwrap
+
+import pytest
+
+from tests.loop_imports import gated_import, run_watched
+
+_DEADLINE_SECONDS = 3.0
+"""The first call's deadline: what it must end by while its build is held."""
+
+_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, json, os, pathlib, tempfile, threading
+
+    from websearch_core.errors import AllProvidersFailedError
+    from websearch_core.testing import Simulator
+
+    READ_GATE = threading.Event()
+    READ_ON = []
+    _open = pathlib.Path.open
+
+    def held_open(self, *args, **kwargs):
+        # A disk that does not answer the config file's read until the script lets it go.
+        reads = "r" in kwargs.get("mode", args[0] if args else "r")  # not the script's write
+        if HOLD_READ and reads and self.name == "config.toml" and not READ_GATE.is_set():
+            READ_ON.append(threading.current_thread().name)
+            if not READ_GATE.wait(30):  # a bound on a failing test, not a time measured
+                GATE_LAPSED.append("read")
+        return _open(self, *args, **kwargs)
+
+    pathlib.Path.open = held_open
+
+    def configure(sim):
+        # The config file (the brave simulator's URL), and the deadline where GIVEN says.
+        folder = pathlib.Path(tempfile.mkdtemp())
+        config = folder / "config.toml"
+        written = f"deadline_seconds = {DEADLINE}\\n" if GIVEN == "file" else ""
+        config.write_text(
+            written
+            + 'providers = ["brave"]\\n'
+            + 'state_backend = "memory"\\n'
+            + "[base_urls]\\n"
+            + f'brave = {json.dumps(sim.base_urls()["brave"])}\\n'
+        )
+        os.environ["WEBSEARCH_CONFIG_FILE"] = str(config)
+        if GIVEN == "lowercase":
+            os.environ["websearch_deadline_seconds"] = str(DEADLINE)
+        if GIVEN == "environment":
+            os.environ["WEBSEARCH_DEADLINE_SECONDS"] = str(DEADLINE)
+        return str(config)
+
+    def make(url):
+        # (the tool, an async function making one call and giving back its answer).
+        fetch = {"allow_private_addresses": True}
+        if ADAPTER == "langchain tool":
+            from langchain_websearch import WebSearchTool
+
+            tool = WebSearchTool()
+            ask = lambda: tool.invoke({"query": "python asyncio"})
+            aask = lambda: tool.ainvoke({"query": "python asyncio"})
+        elif ADAPTER == "llamaindex tool":
+            from llamaindex_websearch import create_web_search_tool
+
+            tool = create_web_search_tool()
+            ask = lambda: tool.call(query="python asyncio")
+            aask = lambda: tool.acall(query="python asyncio")
+        else:
+            from langchain_websearch import WebFetchTool
+
+            tool = WebFetchTool(**fetch)
+            ask = lambda: tool.invoke({"url": url})
+            aask = lambda: tool.ainvoke({"url": url})
+        if SYNC:
+            return tool, lambda: asyncio.to_thread(ask)  # no loop in its thread
+        return tool, aask
+
+    async def call(ask):
+        # The error text, or None when answered.
+        try:
+            answer = await ask()
+        except AllProvidersFailedError as error:
+            return str(error)
+        text = str(answer)
+        return text if text.startswith("Error:") else None
+
+    async def read_then_released(ask):
+        # ask() with the file's read held, then again once it is let go.
+        first = await ask()
+        held = not READ_GATE.is_set()
+        READ_GATE.set()
+        second = await ask()
+        return dict(first=first, held=held, second=second, lapsed=GATE_LAPSED, on=READ_ON)
+
+    async def main():
+        runner, url = await serve_page(b"<html><body><p>A page.</p></body></html>", "text/html")
+        try:
+            async with Simulator(["brave"]) as sim:
+                os.environ["BRAVE_API_KEY"] = sim.api_keys()["brave"]
+                config = configure(sim)
+                tool, ask = make(url)
+                try:
+                    if HOLD_READ:
+                        found = await read_then_released(lambda: call(ask))
+                    else:
+                        found = await first_then_released(lambda: call(ask))
+                finally:
+                    GATE.set()
+                    READ_GATE.set()
+                    await tool.aclose()
+        finally:
+            await runner.cleanup()
+        return {**found, "url": url, "config": config}
+
+    print(json.dumps(asyncio.run(main())))
+    """
+)
+"""A tool's first call, its deadline in the file, lowercase or in the environment, made
+while an import its build needs (or the config file's read) is held."""
+
+
+def _held(
+    adapter: str, given: str, module: str, *, sync: bool, hold_read: bool = False
+) -> dict[str, object]:
+    """The script's findings for one adapter, one place of the deadline and one hold."""
+    found = run_watched(
+        gated_import(module) + _SCRIPT,
+        ADAPTER=adapter,
+        GIVEN=given,
+        SYNC=sync,
+        HOLD_READ=hold_read,
+        DEADLINE=_DEADLINE_SECONDS,
+    )
+    assert found["lapsed"] == [], found  # the call waited for the hold: never let go
+    assert found["held"] is True, found  # it ended while the hold was on
+    assert found["on"] == ["websearch-imports"], found  # on the import thread, once
+    assert found["second"] is None, found  # the next call is answered
+    return found
+
+
+def _said(adapter: str, found: dict[str, object], doing: str) -> str:
+    """What the first call says when its deadline passes while the build is ``doing``."""
+    if adapter == "langchain fetch":
+        return (
+            f"Error: cannot fetch {found['url']}: the 3 s deadline passed while building "
+            f"the client: {doing} had not finished"
+        )
+    return (
+        "the 3s deadline for the whole search ran out while building the client: "
+        f"{doing} had not finished; no provider was asked"
+    )
+
+
+@pytest.mark.parametrize(
+    ("adapter", "module", "sync"),
+    [
+        ("langchain tool", "websearch_core.settings_errors", False),
+        ("llamaindex tool", "websearch_core.content.safety", True),
+        ("langchain fetch", "websearch_core.refresh_hooks", False),
+    ],
+)
+def test_a_config_files_deadline_bounds_the_first_calls_build(
+    adapter: str, module: str, sync: bool
+) -> None:
+    """``deadline_seconds = 3`` in the config file ends the first call by 3 s, build and all.
+
+    Failed before: the file was read only by the build, after the held import, so the
+    build waited by the default 55 s and out the 30 s hold (``lapsed``).
+    """
+    found = _held(adapter, "file", module, sync=sync)
+    assert _said(adapter, found, f"importing {module}") in str(found["first"]), found
+
+
+@pytest.mark.parametrize(
+    ("adapter", "module", "sync"),
+    [
+        ("langchain tool", "tomllib", True),
+        ("llamaindex tool", "websearch_core.refresh_hooks", False),
+    ],
+)
+def test_a_lowercase_deadline_variable_bounds_the_first_calls_build(
+    adapter: str, module: str, sync: bool
+) -> None:
+    """``websearch_deadline_seconds=3``, which the settings read, bounds the build too.
+
+    Failed before: only ``WEBSEARCH_DEADLINE_SECONDS`` was looked at, so the build waited
+    by the default 55 s and out the 30 s hold (``lapsed``).
+    """
+    found = _held(adapter, "lowercase", module, sync=sync)
+    assert _said(adapter, found, f"importing {module}") in str(found["first"]), found
+
+
+@pytest.mark.parametrize(
+    ("adapter", "sync"),
+    [("langchain tool", False), ("llamaindex tool", True), ("langchain fetch", True)],
+)
+def test_a_config_file_whose_disk_does_not_answer_ends_the_first_call_by_its_deadline(
+    adapter: str, sync: bool
+) -> None:
+    """A config file's read held (a network disk that hangs) ends the call, naming the file.
+
+    Bounded by the deadline known without the file (here the environment's 3 s). Failed
+    before: the settings read the file on the call's thread (the loop, for an async
+    call) with no limit, and waited out the 30 s hold (``lapsed``).
+    """
+    found = _held(adapter, "environment", "nothing.held", sync=sync, hold_read=True)
+    doing = f"reading the config file {found['config']}"
+    assert _said(adapter, found, doing) in str(found["first"]), found
+
+
+_IN_A_RUNNING_LOOP = textwrap.dedent(
+    """
+    import asyncio, json, os, pathlib, tempfile, threading
+
+    import websearch_core.client as client
+    import websearch_core.provider_imports as provider_imports
+    from websearch_core.testing import Simulator
+
+    STARTS = []  # (thread, the call's start as the code there reads it)
+
+    def watched(module):
+        # Record every read of the call's start (call_started, wrapped, not replaced).
+        read = module.call_started
+
+        def call_started():
+            started = read()
+            STARTS.append((threading.current_thread().name, started))
+            return started
+
+        module.call_started = call_started
+
+    watched(client)
+    watched(provider_imports)
+
+    SERVED = threading.Event()
+    STOP = threading.Event()
+    SERVER = {}
+
+    def serve():
+        # The simulator on a loop of its own: the notebook's loop is blocked by the call.
+        async def run():
+            async with Simulator(["brave"]) as sim:
+                SERVER.update(url=sim.base_urls()["brave"], key=sim.api_keys()["brave"])
+                SERVED.set()
+                await asyncio.to_thread(STOP.wait)
+
+        asyncio.run(run())
+
+    server = threading.Thread(target=serve)
+    server.start()
+    SERVED.wait()
+    folder = pathlib.Path(tempfile.mkdtemp())
+    config = folder / "config.toml"
+    config.write_text(
+        'providers = ["brave"]\\nstate_backend = "memory"\\n[base_urls]\\n'
+        f'brave = {json.dumps(SERVER["url"])}\\n'
+    )
+    os.environ["WEBSEARCH_CONFIG_FILE"] = str(config)
+    os.environ["BRAVE_API_KEY"] = SERVER["key"]
+    if ADAPTER == "langchain tool":
+        from langchain_websearch import WebSearchTool
+
+        tool = WebSearchTool(deadline_seconds=DEADLINE)
+        ask = lambda: tool.invoke({"query": "python asyncio"})
+    else:
+        from llamaindex_websearch import create_web_search_tool
+
+        tool = create_web_search_tool(deadline_seconds=DEADLINE)
+        ask = lambda: tool.call(query="python asyncio")
+
+    async def cell():
+        # A notebook cell: a synchronous call while this thread's loop runs.
+        return str(ask())
+
+    try:
+        answer = asyncio.run(cell())
+    finally:
+        STOP.set()
+        server.join()
+    print(json.dumps({"answer": answer, "starts": STARTS}))
+    """
+)
+"""A tool's synchronous call made where a loop runs (a notebook cell), its call's start
+as read by the build (the caller's thread) and by the search (the worker's)."""
+
+
+@pytest.mark.parametrize("adapter", ["langchain tool", "llamaindex tool"])
+def test_a_sync_call_in_a_running_loop_counts_its_search_from_the_calls_start(
+    adapter: str,
+) -> None:
+    """The search on the worker thread counts its deadline from the call's start, as the build.
+
+    A synchronous call made where a loop runs searches on a worker thread of its own
+    (``websearch-sync-call``); the build before it, on the caller's thread, ends by the
+    deadline from the call's start. Failed before: the worker's context was empty, its
+    search read no start (``None``) and counted a whole deadline from its own start, so
+    the call could last the build's time plus the deadline.
+    """
+    found = run_watched(_IN_A_RUNNING_LOOP, ADAPTER=adapter, DEADLINE=_DEADLINE_SECONDS)
+    assert not str(found["answer"]).startswith("Error:"), found
+    starts = found["starts"]
+    assert isinstance(starts, list), found
+    built = {started for thread, started in starts if thread == "MainThread"}
+    searched = {started for thread, started in starts if thread == "websearch-sync-call"}
+    assert len(built) == 1 and None not in built, found  # the build read the call's start
+    assert searched == built, found  # and so did the search, on the worker
