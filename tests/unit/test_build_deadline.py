@@ -13,8 +13,8 @@ import pytest
 from websearch_core import Settings
 from websearch_core.build_deadline import BuildBound, known_deadline, known_fetch_deadline
 from websearch_core.config_deadlines import written_deadlines
-from websearch_core.errors import ConfigurationError
 from websearch_core.content.fetch_call import call_seconds
+from websearch_core.errors import ConfigurationError
 from websearch_core.settings_limits import DEFAULT_DEADLINE_SECONDS
 
 
