@@ -10,10 +10,14 @@ spec'd invalid-JSON text stays the frame, only the reason after it comes from
 :meth:`~.transport.HttpResponse.json` words most of those refusals. Pure.
 """
 
+import contextlib
 import re
+from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["EVENT_STREAM", "invalid_json_text", "is_event_stream"]
+from .sse import SseError, SseEvent, SseParser
+
+__all__ = ["EVENT_STREAM", "asked_stream_events", "invalid_json_text", "is_event_stream"]
 
 EVENT_STREAM: Final = (
     "an event stream (text/event-stream), where the request asked for one JSON object and no stream"
@@ -70,3 +74,44 @@ def invalid_json_text(frame: str, content_type: str | None, body: bytes, reason:
     if is_event_stream(content_type, body):
         return f"{frame}: {EVENT_STREAM}"
     return f"{frame}: {reason}" if reason else frame
+
+
+def asked_stream_events(events: Sequence[SseEvent], body: bytes) -> tuple[SseEvent, ...]:
+    r"""The events of a reply to a request that asked for a stream, whatever its label said.
+
+    The transport parses a body as a stream only when it is labelled ``text/event-stream``.
+    A gateway that rewrites the label to ``application/json`` left Codex, Perplexity and
+    Gemini, which asked for that stream and can read it, refusing it as invalid JSON. The
+    body's first line decides instead, by the rule :func:`is_event_stream` already uses
+    (an SSE field or comment, which no JSON text starts with); a JSON body, whatever its
+    label, gives no events, so the caller reads it as the plain JSON it is.
+
+    Args:
+        events: The events the transport parsed (a body labelled as a stream).
+        body: The raw body, kept by the transport either way.
+
+    Returns:
+        ``events`` when there are any; else the body's own events when its first line is
+        an SSE field; else none. A body cut mid-event gives the events before the cut
+        (the reader then refuses it as cut, as it does a labelled stream ended early); an
+        event over the parser's cap gives none.
+
+    Examples:
+        >>> [e.data for e in asked_stream_events((), b'data: {"a": 1}\n\ndata: [DONE]\n\n')]
+        ['{"a": 1}', '[DONE]']
+        >>> asked_stream_events((), b'{"data": 1}')
+        ()
+    """
+    if events:
+        return tuple(events)
+    if _FIRST_FIELD.match(body) is None:
+        return ()
+    parser = SseParser()
+    try:
+        found = parser.feed(body)
+    except SseError:
+        return ()
+    # Cut mid-event: the events before the cut, which the reader refuses as a cut stream.
+    with contextlib.suppress(SseError):
+        found.extend(parser.finish())
+    return tuple(found)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..errors import CreditsSpentError, ResponseParseError, SearchProviderError
+from ..event_stream_body import asked_stream_events
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -370,14 +371,18 @@ def _answer_of(state: _StreamState, params: SearchParams | None) -> SearchRespon
 def parse_body(response: SseResponse, params: SearchParams | None = None) -> SearchResponse:
     """A 2xx answer: its events, or a plain JSON Responses object when it sent no stream.
 
+    The events are the body's own when a gateway labelled the stream ``application/json``
+    (:func:`~..event_stream_body.asked_stream_events`): the request asked for that stream.
+
     Raises:
         SearchProviderError: What :func:`parse_stream` raises; or the stream ended before an
             event that closes the response (``response.completed`` ...), as a body closed
             cleanly mid-answer does: ``Codex request failed: <why>`` (500), so the chain
             moves on instead of reading a cut answer as the whole of it.
     """
-    if response.events:
-        state = _folded(response.events)
+    events = asked_stream_events(response.events, response.body)
+    if events:
+        state = _folded(events)
         if not state.ended:
             _raise_event_error("response.failed", {"message": STREAM_CUT})
         return _answer_of(state, params)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EmptyResponseError, ProviderUnavailableError, ResponseParseError
+from ..event_stream_body import asked_stream_events
 from ..json_decode import json_loads, response_json
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -265,11 +266,15 @@ def project_id(data: Any) -> str | None:
 def response_chunks(events: Sequence[SseEvent], body: bytes) -> list[Mapping[str, Any]]:
     """The chunks of a 2xx reply: its stream events, else a plain JSON body.
 
+    A stream a gateway labelled ``application/json`` is read as the stream it is, by its
+    first line (:func:`~..event_stream_body.asked_stream_events`), not refused as JSON.
+
     Raises:
         ResponseParseError: No event could be read, or the body is not JSON chunks.
         ProviderUnavailableError: The reply had no body at all (``Gemini API returned no
             response body``, status 500, as the reference says).
     """
+    events = asked_stream_events(events, body)
     if events:
         chunks, unreadable = events_chunks(events)
         if not chunks and unreadable:

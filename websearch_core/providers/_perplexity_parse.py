@@ -33,6 +33,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
+from ..event_stream_body import asked_stream_events
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -344,11 +345,13 @@ def parse_api_answer(
             the spec's ``Perplexity API error (500): Perplexity API stream failed``, so the
             chain moves on instead of reading a cut answer as the whole of it.
     """
-    if response.events:
-        chunks = events_json(response.events)
+    # A stream labelled JSON by a gateway is still the stream asked for: its first line tells.
+    events = asked_stream_events(response.events, response.body)
+    if events:
+        chunks = events_json(events)
         # Read first: an error chunk ends a stream early too, and its own words come first.
         answer = parse_chat_chunks(chunks, requested_model=requested_model, limit=limit)
-        if not stream_finished(response.events, chunks):
+        if not stream_finished(events, chunks):
             message = f"Perplexity API error (500): {STREAM_FAILED}"
             raise SearchProviderError(PROVIDER_ID, message, 500)
         return answer
