@@ -62,7 +62,7 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
-from .event_stream_body import invalid_json_text
+from .event_stream_body import invalid_json_text, is_event_stream
 from .json_decode import response_json
 from .lookup_waits import note_request
 from .loopback import is_loopback
@@ -826,8 +826,8 @@ class Transport:
                         if gathered.size > cap:
                             raise _too_large(provider, label, cap, API_RESPONSE)
                         events.extend(parser.feed(chunk))
-                    events.extend(parser.finish())
                     body = gathered.take()
+                    events.extend(_stream_end(parser, body))
             finally:
                 response.release()
             return SseResponse(
@@ -1453,6 +1453,27 @@ async def _error_page(response: "aiohttp.ClientResponse", cap: int) -> bytes:
         gathered.add(chunk)
     body = gathered.take()
     return body if len(body) <= cap else body[:cap]
+
+
+def _stream_end(parser: SseParser, body: bytes) -> list[SseEvent]:
+    """The last events of a body labelled ``text/event-stream``, once all of it came.
+
+    A body cut mid-event is a broken stream (:class:`SseError`, a connection error), never
+    half an answer. But a JSON body under the stream label (a server ignoring the stream it
+    was asked for, a gateway relabelling) is no stream at all: its last line ends with no
+    blank line, most often with no line end, and was refused as a stream that ``ended in
+    the middle of an event`` before its reader, which reads plain JSON, ever saw it. The
+    body's first line tells the two apart (:func:`~.event_stream_body.is_event_stream`).
+
+    Raises:
+        SseError: The body is an event stream and ended mid-event.
+    """
+    try:
+        return parser.finish()
+    except SseError:
+        if is_event_stream(None, body):
+            raise
+        return []
 
 
 def _refuse_declared_over(
