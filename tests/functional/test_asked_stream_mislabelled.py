@@ -56,6 +56,20 @@ JSON_BODIES: Final = {
 """A real plain JSON answer of each (what a server sends when it ignores the stream)."""
 
 
+def _without_line_end(path: str) -> Callable[[], str]:
+    return lambda: read_capture(path).decode("utf-8").rstrip("\r\n")
+
+
+JSON_ENDLESS: Final = {
+    "codex": _captured("openai/responses_web_search_verbatim_gpt4o_mini.json"),
+    "gemini": _without_line_end("gemini/generate_content_google_search_call1.json"),
+    "perplexity": _without_line_end(
+        "perplexity/chat_completions_sonar_usage_cost_sanitized_2026.json"
+    ),
+}
+"""A real JSON answer of each with no line end after its last byte."""
+
+
 @pytest.fixture(params=sorted(STREAMS))
 async def sim(
     request: pytest.FixtureRequest, no_gemini_variables: None
@@ -93,4 +107,21 @@ async def test_a_json_body_labelled_a_stream_still_reads(sim: Simulator) -> None
     """A guard: a real JSON answer under the stream label reads as under its own."""
     (provider_id,) = sim.providers
     labelled, mislabelled = await _texts(sim, JSON_BODIES[provider_id](), (JSON, STREAM))
+    assert mislabelled == labelled
+
+
+async def test_a_json_body_ending_with_no_line_end_labelled_a_stream_reads(
+    sim: Simulator,
+) -> None:
+    """Failed before on all three: ``<label> stream ended in the middle of an event``.
+
+    Most servers end a JSON body with no line end (the recorders added the one these
+    captures end with, but Codex's ``verbatim_gpt4o_mini`` capture has none and is served
+    as it is); under the stream label the transport took that last line for an event
+    begun and never ended, a broken stream, before the reader that reads JSON saw it.
+    """
+    (provider_id,) = sim.providers
+    body = JSON_ENDLESS[provider_id]()
+    assert not body.endswith("\n")
+    labelled, mislabelled = await _texts(sim, body, (JSON, STREAM))
     assert mislabelled == labelled
