@@ -6,7 +6,10 @@ Dates are checked when a result carries one; ``inurl:`` and ``intitle:`` (and th
 negations) on the URL and title. Phrases and excluded terms can only be looked for in the
 title and snippet, the text we have; a result without a snippet is checked on
 its title alone. A result that cannot be checked (no date, no snippet) is kept rather than
-dropped on a guess, and the filter is reported as partly ignored.
+dropped on a guess, and the filter is reported as partly ignored. A URL that is a
+provider's redirect (Gemini's grounding sources, :mod:`.redirects`) names neither the page's
+host nor its path: its host is read where the provider names it, and what that cannot
+judge is kept and reported the same way.
 """
 
 import re
@@ -19,6 +22,7 @@ from urllib.parse import urlsplit
 from ..domain_names import ascii_host
 from ..models import FilterName, Recency, SearchCitation, SearchSource
 from .merge import RequestedFilters
+from .redirects import is_redirect, named_host
 
 __all__ = [
     "DATE_FILTERS",
@@ -173,19 +177,25 @@ def _passes(
     unchecked: set[FilterName],
 ) -> bool:
     parts = urlsplit(source.url)
-    host = ascii_host((parts.hostname or "").removeprefix("www."))  # as the filter holds it
-    if (
-        "include_domains" in checks
-        and wanted.include_domains
-        and not _on_wanted_site(host, parts.path, wanted)
-    ):
-        return False
-    if "exclude_domains" in checks and _on_unwanted_site(host, parts.path, wanted):
-        return False
-    if not _passes_file_types(parts.path, wanted, checks):
-        return False
-    if not _passes_words_in(source, wanted, checks):
-        return False
+    if is_redirect(parts):
+        if not _passes_redirected(named_host(source.title), wanted, checks, unchecked):
+            return False
+        if not _passes_words_in(source, wanted, checks - {"in_url", "exclude_in_url"}):
+            return False
+    else:
+        host = ascii_host((parts.hostname or "").removeprefix("www."))  # as the filter holds it
+        if (
+            "include_domains" in checks
+            and wanted.include_domains
+            and not _on_wanted_site(host, parts.path, wanted)
+        ):
+            return False
+        if "exclude_domains" in checks and _on_unwanted_site(host, parts.path, wanted):
+            return False
+        if not _passes_file_types(parts.path, wanted, checks):
+            return False
+        if not _passes_words_in(source, wanted, checks):
+            return False
     if "phrase" in checks or "exclude_terms" in checks:
         text = _text(source)
         if "exclude_terms" in checks and any(
@@ -196,6 +206,47 @@ def _passes(
             unchecked.update(checks & {"phrase", "exclude_terms"})
         elif "phrase" in checks and not all(_contains_term(text, p) for p in wanted.phrase):
             return False
+    return True
+
+
+def _passes_redirected(
+    host: str | None,
+    wanted: RequestedFilters,
+    checks: frozenset[FilterName],
+    unchecked: set[FilterName],
+) -> bool:
+    """The URL checks of a result whose URL is a provider's redirect (:mod:`.redirects`).
+
+    Only the host its provider named (``host``; ``None`` when none is named) is known: the
+    page's path, and with it a file type, a path site or an ``inurl:`` word, is not. What
+    cannot be judged keeps the result and is recorded as not checked on it, as a result
+    with no date is: dropping it dropped an answer for a host never read.
+    """
+    asked: dict[FilterName, bool] = {
+        "include_domains": bool(wanted.include_domains),
+        "exclude_domains": bool(wanted.exclude_domains or wanted.exclude_site_paths),
+        "filetype": bool(wanted.filetype),
+        "exclude_filetype": bool(wanted.exclude_filetype),
+        "in_url": bool(wanted.in_url),
+        "exclude_in_url": bool(wanted.exclude_in_url),
+    }
+    judged = frozenset(name for name, given in asked.items() if given and name in checks)
+    unknown = set(judged - {"include_domains", "exclude_domains"})
+    if host is not None and "include_domains" in judged:
+        with_path = {site for site, _ in wanted.site_paths}
+        whole = [domain for domain in wanted.include_domains if domain not in with_path]
+        if not _host_in(host, whole):
+            if not _host_in(host, with_path):
+                return False
+            unknown.add("include_domains")  # on the site; under the path asked, unknown
+    if host is not None and "exclude_domains" in judged:
+        if _host_in(host, wanted.exclude_domains):
+            return False
+        if _host_in(host, (site for site, _ in wanted.exclude_site_paths)):
+            unknown.add("exclude_domains")
+    if host is None:
+        unknown.update(judged & {"include_domains", "exclude_domains"})
+    unchecked.update(unknown)
     return True
 
 

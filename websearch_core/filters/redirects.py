@@ -1,0 +1,78 @@
+"""Result URLs that lead through a provider's redirect, and the host the result names instead.
+
+Gemini's grounding sources come as ``https://vertexaisearch.cloud.google.com/
+grounding-api-redirect/<token>`` (both real captures, ``fixtures/gemini/``), the page's
+site only in the chunk's ``title`` (``weather.gov``, ``accuweather.com``); Google's types
+also document a ``domain`` field ("Domain of the (original) URI"), filled on Vertex AI
+alone and in no capture. Judged on its URL, such a source is on Google's host with a path
+naming no file type: ``site:weather.gov`` dropped all five sources of the capture and the
+answer with them, while ``-site:weather.gov`` and ``-filetype:pdf`` kept every one under a
+record saying they were checked. The URL stays what the provider sent (resolving it would
+cost a request per source, see the Gemini provider's notes); only the checks read the host
+from where the provider names it, and a result whose host nothing names is kept and its
+filter recorded as not checked on it.
+
+The other answer engines' captures (Perplexity, Anthropic, xAI, OpenAI and Codex, Z.AI,
+Kimi) give each page's own URL, OpenAI's with ``utm_source=openai`` added: no redirect.
+"""
+
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import SplitResult
+
+from ..domain_names import domain_name
+
+__all__ = ["REDIRECTS", "Redirect", "is_redirect", "named_host"]
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """A provider's redirect: URLs on ``host`` whose path starts with ``path_prefix``."""
+
+    provider: str
+    host: str
+    path_prefix: str
+
+
+REDIRECTS: Final[tuple[Redirect, ...]] = (
+    Redirect("gemini", "vertexaisearch.cloud.google.com", "/grounding-api-redirect/"),
+)
+"""Every redirect a provider hands out as a result's URL (the one place this is known)."""
+
+
+def is_redirect(parts: SplitResult) -> bool:
+    """Whether a split URL leads through one of :data:`REDIRECTS` (its host says nothing).
+
+    Example:
+        >>> from urllib.parse import urlsplit
+        >>> is_redirect(urlsplit(
+        ...     "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZ"))
+        True
+        >>> is_redirect(urlsplit("https://vertexaisearch.cloud.google.com/other"))
+        False
+    """
+    host = (parts.hostname or "").lower()
+    return any(
+        host == redirect.host and parts.path.startswith(redirect.path_prefix)
+        for redirect in REDIRECTS
+    )
+
+
+def named_host(title: str) -> str | None:
+    """The host a redirected result's title names, when the title is a bare domain name.
+
+    Gemini titles a grounding source with its site's domain; a title that is a page's
+    words (``Weather information for San Francisco``) names no host, and ``None`` says the
+    host is unknown rather than guessed.
+
+    Example:
+        >>> named_host("WWW.Weather.gov"), named_host("Weather in Paris")
+        ('weather.gov', None)
+    """
+    text = title.strip()
+    if not text or any(character.isspace() for character in text):
+        return None
+    try:
+        return domain_name(text)
+    except ValueError:
+        return None
