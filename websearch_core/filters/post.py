@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Final, TypeAlias
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from ..domain_names import ascii_host
 from ..models import FilterName, Recency, SearchCitation, SearchSource
@@ -182,20 +182,8 @@ def _passes(
             return False
         if not _passes_words_in(source, wanted, checks - {"in_url", "exclude_in_url"}):
             return False
-    else:
-        host = ascii_host((parts.hostname or "").removeprefix("www."))  # as the filter holds it
-        if (
-            "include_domains" in checks
-            and wanted.include_domains
-            and not _on_wanted_site(host, parts.path, wanted)
-        ):
-            return False
-        if "exclude_domains" in checks and _on_unwanted_site(host, parts.path, wanted):
-            return False
-        if not _passes_file_types(parts.path, wanted, checks):
-            return False
-        if not _passes_words_in(source, wanted, checks):
-            return False
+    elif not _passes_url(parts, source, wanted, checks):
+        return False
     if "phrase" in checks or "exclude_terms" in checks:
         text = _text(source)
         if "exclude_terms" in checks and any(
@@ -207,6 +195,27 @@ def _passes(
         elif "phrase" in checks and not all(_contains_term(text, p) for p in wanted.phrase):
             return False
     return True
+
+
+def _passes_url(
+    parts: SplitResult,
+    source: SearchSource,
+    wanted: RequestedFilters,
+    checks: frozenset[FilterName],
+) -> bool:
+    """The URL checks of a result whose URL is the page's own (``parts``, split)."""
+    host = ascii_host((parts.hostname or "").removeprefix("www."))  # as the filter holds it
+    if (
+        "include_domains" in checks
+        and wanted.include_domains
+        and not _on_wanted_site(host, parts.path, wanted)
+    ):
+        return False
+    if "exclude_domains" in checks and _on_unwanted_site(host, parts.path, wanted):
+        return False
+    return _passes_file_types(parts.path, wanted, checks) and _passes_words_in(
+        source, wanted, checks
+    )
 
 
 def _passes_redirected(
