@@ -68,11 +68,15 @@ def named_host(title: str) -> str | None:
     Example:
         >>> named_host("WWW.Weather.gov"), named_host("Weather in Paris")
         ('weather.gov', None)
+        >>> named_host("vertexaisearch.cloud.google.com") is None
+        True
     """
     text = title.strip()
     if not text or any(character.isspace() for character in text):
         return None
     try:
-        return domain_name(text)
+        host = domain_name(text)
     except ValueError:
         return None
+    # A title naming the redirect's own host (a URL given as its title) names no page's.
+    return None if any(host == redirect.host for redirect in REDIRECTS) else host
