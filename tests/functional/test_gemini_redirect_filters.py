@@ -22,6 +22,7 @@ import pytest
 from tests.conftest import SHARED_FIXTURES, read_capture
 from tests.functional._sim_helpers import only_failure, sim_client
 from websearch_core import SearchResponse
+from websearch_core.filters.note import ignored_note
 from websearch_core.filters.redirects import is_redirect
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.simulator import SimResult
@@ -96,6 +97,8 @@ async def test_an_excluded_file_type_is_recorded_as_not_checked_on_redirects(
     response = await _search(sim, f"{QUERY} -filetype:pdf")
     assert [s.url for s in response.sources] == [s.url for s in plain.sources]
     assert _record(response) == {"exclude_filetype": ("query", "post", "ignored")}
+    note = "Filters not applied: exclude_filetype=pdf (some results unchecked)."
+    assert ignored_note(response) == note  # the line the model reads under the sources
 
 
 async def test_a_redirect_whose_title_names_no_host_is_kept_and_not_checked(

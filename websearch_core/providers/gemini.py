@@ -62,7 +62,9 @@
   :mod:`._gemini_errors`; an empty or unreadable stream in :mod:`._gemini_parse`.
 
 Differences from the reference: grounding-redirect URLs are kept as they are (the
-reference resolves each with a ``HEAD`` request, one extra round trip per source);
+reference resolves each with a ``HEAD`` request, one extra round trip per source; the
+filters read such a source's host from its title, see
+:mod:`websearch_core.filters.redirects`);
 ``GOOGLE_GEMINI_BASE_URL`` and the Cloudflare AI Gateway are not read (use
 ``WEBSEARCH_GEMINI_BASE_URL``); the ``providers.webSearchGeminiModel`` setting does not
 exist here; ``GOOGLE_API_KEY`` is read as Google's own SDKs read it; ``auth_mode`` and
