@@ -178,9 +178,9 @@ def _passes(
 ) -> bool:
     parts = urlsplit(source.url)
     if is_redirect(parts):
-        if not _passes_redirected(named_host(source.title), wanted, checks, unchecked):
+        if not _passes_redirected(source.title, wanted, checks, unchecked):
             return False
-        if not _passes_words_in(source, wanted, checks - {"in_url", "exclude_in_url"}):
+        if not _passes_words_in(source, wanted, checks - _PATH_CHECKS):
             return False
     elif not _passes_url(parts, source, wanted, checks):
         return False
@@ -218,44 +218,75 @@ def _passes_url(
     )
 
 
+_PATH_CHECKS: Final[frozenset[FilterName]] = frozenset(
+    {"filetype", "exclude_filetype", "in_url", "exclude_in_url"}
+)
+"""The checks a page's URL answers beyond its host: none of them on a redirect's URL."""
+
+
 def _passes_redirected(
-    host: str | None,
+    title: str,
     wanted: RequestedFilters,
     checks: frozenset[FilterName],
     unchecked: set[FilterName],
 ) -> bool:
     """The URL checks of a result whose URL is a provider's redirect (:mod:`.redirects`).
 
-    Only the host its provider named (``host``; ``None`` when none is named) is known: the
-    page's path, and with it a file type, a path site or an ``inurl:`` word, is not. What
-    cannot be judged keeps the result and is recorded as not checked on it, as a result
-    with no date is: dropping it dropped an answer for a host never read.
+    Only the host its provider named in ``title`` is known (:func:`.redirects.named_host`),
+    and only once a site is asked for: the page's path, and with it a file type, a path
+    site or an ``inurl:`` word, is not. What cannot be judged keeps the result and is
+    recorded as not checked on it, as a result with no date is: dropping it dropped an
+    answer for a host never read.
     """
-    asked: dict[FilterName, bool] = {
-        "include_domains": bool(wanted.include_domains),
-        "exclude_domains": bool(wanted.exclude_domains or wanted.exclude_site_paths),
-        "filetype": bool(wanted.filetype),
-        "exclude_filetype": bool(wanted.exclude_filetype),
-        "in_url": bool(wanted.in_url),
-        "exclude_in_url": bool(wanted.exclude_in_url),
+    unknown = {
+        name
+        for name in checks & _PATH_CHECKS
+        if getattr(wanted, name)  # each of these filters is a field of the same name
     }
-    judged = frozenset(name for name, given in asked.items() if given and name in checks)
-    unknown = set(judged - {"include_domains", "exclude_domains"})
-    if host is not None and "include_domains" in judged:
+    wants_site = "include_domains" in checks and bool(wanted.include_domains)
+    shuns_site = "exclude_domains" in checks and bool(
+        wanted.exclude_domains or wanted.exclude_site_paths
+    )
+    if wants_site or shuns_site:
+        host = named_host(title)
+        if host is None:
+            unknown.update(_site_filters(wants_site, shuns_site))
+        elif not _passes_named_host(host, wanted, wants_site, shuns_site, unknown):
+            return False
+    unchecked.update(unknown)
+    return True
+
+
+def _site_filters(wanted: bool, shunned: bool) -> set[FilterName]:
+    """``include_domains`` if a site is ``wanted``, ``exclude_domains`` if one is ``shunned``."""
+    names: set[FilterName] = {"include_domains"} if wanted else set()
+    return names | {"exclude_domains"} if shunned else names
+
+
+def _passes_named_host(
+    host: str,
+    wanted: RequestedFilters,
+    wants_site: bool,
+    shuns_site: bool,
+    unknown: set[FilterName],
+) -> bool:
+    """Whether a redirect's named ``host`` is on a site wanted and on none kept out.
+
+    A site asked with a path (``site:a.org/docs``) on the host named cannot be decided
+    without the page's path: the result is kept and the filter added to ``unknown``.
+    """
+    if wants_site:
         with_path = {site for site, _ in wanted.site_paths}
         whole = [domain for domain in wanted.include_domains if domain not in with_path]
         if not _host_in(host, whole):
             if not _host_in(host, with_path):
                 return False
-            unknown.add("include_domains")  # on the site; under the path asked, unknown
-    if host is not None and "exclude_domains" in judged:
+            unknown.add("include_domains")
+    if shuns_site:
         if _host_in(host, wanted.exclude_domains):
             return False
         if _host_in(host, (site for site, _ in wanted.exclude_site_paths)):
             unknown.add("exclude_domains")
-    if host is None:
-        unknown.update(judged & {"include_domains", "exclude_domains"})
-    unchecked.update(unknown)
     return True
 
 

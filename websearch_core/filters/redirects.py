@@ -16,6 +16,7 @@ The other answer engines' captures (Perplexity, Anthropic, xAI, OpenAI and Codex
 Kimi) give each page's own URL, OpenAI's with ``utm_source=openai`` added: no redirect.
 """
 
+import re
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import SplitResult
@@ -38,6 +39,8 @@ REDIRECTS: Final[tuple[Redirect, ...]] = (
     Redirect("gemini", "vertexaisearch.cloud.google.com", "/grounding-api-redirect/"),
 )
 """Every redirect a provider hands out as a result's URL (the one place this is known)."""
+_PLAIN_NAME: Final = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
+"""An ASCII host name ending in a letters-only label: no IP address, nothing to encode."""
 
 
 def is_redirect(parts: SplitResult) -> bool:
@@ -51,9 +54,10 @@ def is_redirect(parts: SplitResult) -> bool:
         >>> is_redirect(urlsplit("https://vertexaisearch.cloud.google.com/other"))
         False
     """
-    host = (parts.hostname or "").lower()
+    # The path first: it is a plain string, where ``hostname`` is parsed on each access,
+    # and every result of every filtered search passes through here.
     return any(
-        host == redirect.host and parts.path.startswith(redirect.path_prefix)
+        parts.path.startswith(redirect.path_prefix) and parts.hostname == redirect.host
         for redirect in REDIRECTS
     )
 
@@ -71,12 +75,15 @@ def named_host(title: str) -> str | None:
         >>> named_host("vertexaisearch.cloud.google.com") is None
         True
     """
-    text = title.strip()
+    text = title.strip().lower().removeprefix("www.")
     if not text or any(character.isspace() for character in text):
         return None
-    try:
-        host = domain_name(text)
-    except ValueError:
-        return None
+    if _PLAIN_NAME.match(text):  # the titles seen: read at once, not through the checks
+        host = text
+    else:
+        try:
+            host = domain_name(text)
+        except ValueError:
+            return None
     # A title naming the redirect's own host (a URL given as its title) names no page's.
     return None if any(host == redirect.host for redirect in REDIRECTS) else host
