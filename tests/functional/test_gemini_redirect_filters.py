@@ -112,6 +112,25 @@ async def test_a_redirect_whose_title_names_no_host_is_kept_and_not_checked(
     assert _record(response) == {"include_domains": ("query", "post", "ignored")}
 
 
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [("site:weather.gov/forecast", "include_domains"), ("-site:weather.gov/x", "exclude_domains")],
+)
+async def test_a_path_site_on_the_host_a_title_names_is_kept_and_not_checked(
+    sim: Simulator, query: str, name: str
+) -> None:
+    # The host is named, the page's path is not: on weather.gov, under /forecast or /x is
+    # unknown. Failed before (site: dropped every source; -site: recorded it as checked).
+    plain = await _search(sim, QUERY)
+    response = await _search(sim, f"{QUERY} {query}")
+    kept = {s.title for s in response.sources}
+    assert "weather.gov" in kept
+    assert kept == (
+        {"weather.gov"} if name == "include_domains" else {s.title for s in plain.sources}
+    )
+    assert _record(response) == {name: ("query", "post", "ignored")}
+
+
 async def test_a_redirect_titled_with_its_own_host_is_kept_and_not_checked(
     sim: Simulator,
 ) -> None:
