@@ -165,3 +165,17 @@ def run_watched(script: str, **values: object) -> dict[str, object]:
     assert completed.returncode == 0, completed.stderr
     found: dict[str, object] = json.loads(completed.stdout.splitlines()[-1])
     return found
+
+
+def run_held(module: str, script: str, **values: object) -> dict[str, object]:
+    """Run ``script`` with ``module``'s first import held (:func:`gated_import`); its findings.
+
+    Checks what every such test needs before its own assertions: the first call ended while
+    the hold was still on (it never waited the hold out), and what was held was reached once,
+    on the import thread, never on the loop's.
+    """
+    found = run_watched(gated_import(module) + script, **values)
+    assert found["lapsed"] == [], found  # the call waited for the hold: never let go
+    assert found["held"] is True, found  # it ended while the hold was on
+    assert found["on"] == ["websearch-imports"], found  # off the loop, once
+    return found

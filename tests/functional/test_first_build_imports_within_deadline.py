@@ -24,7 +24,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import gated_import, run_watched
+from tests.loop_imports import run_held, run_watched
 
 _DEADLINE_SECONDS = 3.0
 """The first call's deadline: what it must end by while the provider's import is held."""
@@ -91,14 +91,9 @@ def test_a_first_call_ends_by_its_deadline_while_its_keyed_providers_import_is_h
     client built in the loop's task, the tools at their first call), so the call waited
     out the 30 s hold (``lapsed``), on ``MainThread``.
     """
-    found = run_watched(
-        gated_import("websearch_core.providers.brave") + _HELD_SCRIPT,
-        ADAPTER=adapter,
-        DEADLINE=_DEADLINE_SECONDS,
+    found = run_held(
+        "websearch_core.providers.brave", _HELD_SCRIPT, ADAPTER=adapter, DEADLINE=_DEADLINE_SECONDS
     )
-    assert found["lapsed"] == [], found  # the call waited for the import: never let go
-    assert found["held"] is True, found  # it ended while Brave's import was held
-    assert found["on"] == ["websearch-imports"], found  # off the loop, once
     first = found["first"]
     assert isinstance(first, str), found
     assert "the 3s deadline for the whole search ran out; not tried: brave" in first, found
@@ -314,15 +309,9 @@ def test_a_first_call_given_its_deadline_ends_by_it_while_its_builds_import_is_h
     imports had no limit, so the call waited out the 30 s hold
     (``lapsed``), then answered.
     """
-    found = run_watched(
-        gated_import(module) + _BUILD_HELD_SCRIPT,
-        ADAPTER=adapter,
-        GIVEN=given,
-        DEADLINE=_DEADLINE_SECONDS,
+    found = run_held(
+        module, _BUILD_HELD_SCRIPT, ADAPTER=adapter, GIVEN=given, DEADLINE=_DEADLINE_SECONDS
     )
-    assert found["lapsed"] == [], found  # the call waited for the import: never let go
-    assert found["held"] is True, found  # it ended while the import was held
-    assert found["on"] == ["websearch-imports"], found  # off the loop, once
     first = found["first"]
     assert isinstance(first, str), found
     assert (

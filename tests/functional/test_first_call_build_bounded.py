@@ -17,7 +17,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import gated_import, run_watched
+from tests.loop_imports import run_held
 
 _DEADLINE_SECONDS = 3.0
 """The first call's deadline: what it must end by while the build's import is held."""
@@ -125,16 +125,9 @@ _SCRIPT = textwrap.dedent(
 
 def _held(adapter: str, given: str, module: str, *, sync: bool) -> dict[str, object]:
     """The script's findings for one adapter, option and held module."""
-    found = run_watched(
-        gated_import(module) + _SCRIPT,
-        ADAPTER=adapter,
-        GIVEN=given,
-        SYNC=sync,
-        DEADLINE=_DEADLINE_SECONDS,
+    found = run_held(
+        module, _SCRIPT, ADAPTER=adapter, GIVEN=given, SYNC=sync, DEADLINE=_DEADLINE_SECONDS
     )
-    assert found["lapsed"] == [], found  # the call waited for the import: never let go
-    assert found["held"] is True, found  # it ended while the import was held
-    assert found["on"] == ["websearch-imports"], found  # on the import thread, once
     assert found["second"] is None, found  # the next call is answered
     return found
 
