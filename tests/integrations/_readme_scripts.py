@@ -6,6 +6,7 @@ Python section says), with an environment that holds nothing of this machine's: 
 home and config directories, an empty credential store, the state in memory.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -13,7 +14,18 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["README", "ROOT", "as_script", "readme_block", "run_script", "user_env"]
+from websearch_core import SEARCH_PROVIDER_ORDER
+from websearch_core.testing import Simulator
+
+__all__ = [
+    "README",
+    "ROOT",
+    "as_script",
+    "readme_block",
+    "run_script",
+    "simulated_env",
+    "user_env",
+]
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 ROOT = README.parent
@@ -58,4 +70,21 @@ def user_env(tmp_path: Path) -> dict[str, str]:
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "WEBSEARCH_STATE_BACKEND": "memory",
         "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
+    }
+
+
+def simulated_env(
+    sim: Simulator, tmp_path: Path, base: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """``base`` (else :func:`user_env`) searching ``sim``'s providers alone, Brave's key set.
+
+    Every provider the simulator serves is routed to it on loopback and every other one
+    excluded, so a README example's search is answered there whatever its chain.
+    """
+    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers]
+    return {
+        **(user_env(tmp_path) if base is None else base),
+        "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
+        "WEBSEARCH_EXCLUDE": ",".join(others),
+        "BRAVE_API_KEY": sim.api_keys()["brave"],
     }

@@ -21,8 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.integrations._readme_scripts import as_script, readme_block, run_script, user_env
-from websearch_core import SEARCH_PROVIDER_ORDER
+from tests.integrations._readme_scripts import (
+    as_script,
+    readme_block,
+    run_script,
+    simulated_env,
+    user_env,
+)
 from websearch_core.testing import Simulator
 from websearch_core.testing.faults import Fault
 
@@ -32,17 +37,6 @@ def sim() -> Iterator[Simulator]:
     """The simulator's Brave and DuckDuckGo on loopback."""
     with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
         yield simulator
-
-
-def _search_env(sim: Simulator, tmp_path: Path) -> dict[str, str]:
-    """Every provider the simulator serves on loopback, every other one excluded."""
-    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers]
-    return {
-        **user_env(tmp_path),
-        "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
-        "WEBSEARCH_EXCLUDE": ",".join(others),
-        "BRAVE_API_KEY": sim.api_keys()["brave"],
-    }
 
 
 def _last_json(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
@@ -63,7 +57,7 @@ def test_the_client_example_prints_the_model_s_text_then_the_sources(
         " 'provider': result.response.provider, 'searched': len(response.sources),"
         " 'type': type(response).__name__}))\n"
     )
-    done = run_script(as_script(block, checks), _search_env(sim, tmp_path), tmp_path)
+    done = run_script(as_script(block, checks), simulated_env(sim, tmp_path), tmp_path)
     found = _last_json(done)
     printed = done.stdout.partition("=== checks ===")[0]
     assert printed == f"{found['text']}\n{found['sources']}\n"
@@ -90,7 +84,7 @@ def test_run_returns_the_error_text_where_search_raises(sim: Simulator, tmp_path
         " 'typed': sorted({type(f).__name__ for f in raised.failures}),"
         " 'raised': str(raised)}))\n"
     )
-    found = _last_json(run_script(as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
+    found = _last_json(run_script(as_script(block, checks), simulated_env(sim, tmp_path), tmp_path))
     assert str(found["text"]).startswith("Error: All web search providers failed: brave: ")
     assert found["failures"] == ["brave", "duckduckgo"]  # in attempt order, preferred first
     assert found["typed"] and "WebSearchError" not in found["typed"]  # subclasses, not base
@@ -108,7 +102,7 @@ def test_the_langchain_retriever_example_gives_what_its_comments_say(
         "\nprint(json.dumps({'count': len(docs), 'content': [d.page_content for d in docs],"
         " 'metadata': [d.metadata for d in docs]}))\n"
     )
-    found = _last_json(run_script(as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
+    found = _last_json(run_script(as_script(block, checks), simulated_env(sim, tmp_path), tmp_path))
     assert found["count"] == 3  # k=3
     metadata = found["metadata"]
     assert isinstance(metadata, list)
@@ -142,7 +136,7 @@ def test_the_llamaindex_retriever_example_gives_what_its_comments_say(
         " 'content': [n.node.get_content() for n in nodes],"
         " 'urls': [n.metadata['url'] for n in nodes], 'scores': [n.score for n in nodes]}))\n"
     )
-    found = _last_json(run_script(as_script(block, checks), _search_env(sim, tmp_path), tmp_path))
+    found = _last_json(run_script(as_script(block, checks), simulated_env(sim, tmp_path), tmp_path))
     assert found["text"] == found["content"]
     first = sim["brave"].results_for("what is PEP 703?")[0]
     text = found["text"]
@@ -166,7 +160,7 @@ def test_the_config_file_as_shown_prefers_brave_and_budgets_it(
     ``[budget]`` line counts each Brave request; its other values are the defaults."""
     config = tmp_path / "config.toml"
     config.write_text(_config_example(), encoding="utf-8")
-    env = {**_search_env(sim, tmp_path), "WEBSEARCH_CONFIG_FILE": str(config)}
+    env = {**simulated_env(sim, tmp_path), "WEBSEARCH_CONFIG_FILE": str(config)}
     script = (
         "import json\nfrom websearch_core import Settings, WebSearch\n"
         "s = Settings()\n"

@@ -16,8 +16,13 @@ from pathlib import Path
 from llama_index.core.tools import FunctionTool
 from pydantic.errors import PydanticUserError
 
-from tests.integrations._readme_scripts import as_script, readme_block, run_script, user_env
-from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
+from tests.integrations._readme_scripts import (
+    as_script,
+    readme_block,
+    run_script,
+    simulated_env,
+)
+from websearch_core import WebSearch
 from websearch_core.testing import Simulator
 
 from ._helpers import sim_settings
@@ -37,14 +42,7 @@ def test_the_readme_s_two_llamaindex_ways_answer_from_the_simulator(
         "'offered': offered}))\n"
         "await ws.aclose()\n"
     )
-    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in threaded_sim.providers]
-    env = {
-        **user_env(tmp_path),
-        "WEBSEARCH_BASE_URLS": json.dumps(threaded_sim.base_urls()),
-        "WEBSEARCH_EXCLUDE": ",".join(others),
-        "BRAVE_API_KEY": threaded_sim.api_keys()["brave"],
-    }
-    done = run_script(as_script(block, checks), env, tmp_path)
+    done = run_script(as_script(block, checks), simulated_env(threaded_sim, tmp_path), tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     found = json.loads(done.stdout.splitlines()[-1])

@@ -28,9 +28,9 @@ from tests.integrations._readme_scripts import (
     as_script,
     readme_block,
     run_script,
+    simulated_env,
     user_env,
 )
-from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import SimResult
 
@@ -103,13 +103,7 @@ def searched(pages: tuple[PageServer, str], tmp_path: Path) -> Iterator[dict[str
     with Simulator(["brave", "duckduckgo"]).running_in_thread() as sim:
         for provider in sim.providers:
             sim[provider].results = results
-        others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers]
-        yield {
-            **_page_env(tmp_path),
-            "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
-            "WEBSEARCH_EXCLUDE": ",".join(others),
-            "BRAVE_API_KEY": sim.api_keys()["brave"],
-        }
+        yield simulated_env(sim, tmp_path, _page_env(tmp_path))
 
 
 def test_the_search_with_content_example_prints_the_first_page(

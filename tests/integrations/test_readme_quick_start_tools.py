@@ -11,7 +11,6 @@ artifact; the tool of one's own shape answers as ``run()`` does. Every test here
 guard: each passed on the README and code it was written against.
 """
 
-import json
 import re
 import subprocess
 from collections.abc import Iterator
@@ -19,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integrations._readme_scripts import readme_block, run_script, user_env
-from websearch_core import SEARCH_PROVIDER_ORDER
+from tests.integrations._readme_scripts import readme_block, run_script, simulated_env
 from websearch_core.testing import Simulator
 
 QUERY = "what is PEP 703?"
@@ -31,17 +29,6 @@ def sim() -> Iterator[Simulator]:
     """The simulator's Brave and DuckDuckGo on loopback."""
     with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
         yield simulator
-
-
-def _env(sim: Simulator, tmp_path: Path) -> dict[str, str]:
-    """Every provider the simulator serves on loopback, every other one excluded."""
-    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers]
-    return {
-        **user_env(tmp_path),
-        "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
-        "WEBSEARCH_EXCLUDE": ",".join(others),
-        "BRAVE_API_KEY": sim.api_keys()["brave"],
-    }
 
 
 def _sections(done: subprocess.CompletedProcess[str]) -> dict[str, str]:
@@ -72,7 +59,7 @@ def test_the_quick_start_tool_prints_what_plain_python_and_llamaindex_give(
         "from llamaindex_websearch import create_web_search_tool\n"
         f"print(create_web_search_tool().call(query={QUERY!r}).content)\n"
     )
-    parts = _sections(run_script(block + checks, _env(sim, tmp_path), tmp_path))
+    parts = _sections(run_script(block + checks, simulated_env(sim, tmp_path), tmp_path))
     first = sim["brave"].results_for(QUERY)[0]
     assert re.match(rf"\[1\] {re.escape(first.title)}.*\n    https://\S+\n    \S", parts["block"])
     assert parts["block"] == parts["plain"] == parts["llamaindex"]
@@ -93,7 +80,7 @@ def test_the_langchain_block_gives_the_text_and_the_response_artifact(
         "print('=== bare')\nprint(bare.artifact, bare.content == message.content)\n"
         "print('=== options')\nprint(WebSearchTool(deadline_seconds=20, exclude='bing').name)\n"
     )
-    parts = _sections(run_script(block + checks, _env(sim, tmp_path), tmp_path))
+    parts = _sections(run_script(block + checks, simulated_env(sim, tmp_path), tmp_path))
     assert parts["content"].startswith("[1] ")
     assert parts["artifact"] == "['response'] success\n"
     assert parts["bare"] == "None True\n"
@@ -109,7 +96,7 @@ def test_the_llamaindex_block_gives_the_text_and_the_response_output(
         "print('=== content')\nprint(output.content)\n"
         "print('=== raw')\nprint(sorted(output.raw_output), output.is_error)\n"
     )
-    parts = _sections(run_script(block + checks, _env(sim, tmp_path), tmp_path))
+    parts = _sections(run_script(block + checks, simulated_env(sim, tmp_path), tmp_path))
     assert parts["content"].startswith("[1] ")
     assert parts["raw"] == "['response'] False\n"
 
@@ -117,7 +104,7 @@ def test_the_llamaindex_block_gives_the_text_and_the_response_output(
 def test_a_tool_of_one_s_own_shape_answers_as_run_does(sim: Simulator, tmp_path: Path) -> None:
     """The ``@tool`` wrapper returns ``run()``'s text; the tool beside it is ``web_search``;
     ``tool(ws.run)`` fails as LangChain reads its schema (``.args``), as the README says."""
-    block = readme_block("async def web_search(query: str) -> str:")
+    block = readme_block("from langchain_core.tools import tool")
     checks = (
         "import asyncio\n"
         f"print('=== own')\nprint(asyncio.run(web_search.ainvoke({{'query': {QUERY!r}}})))\n"
@@ -126,7 +113,7 @@ def test_a_tool_of_one_s_own_shape_answers_as_run_does(sim: Simulator, tmp_path:
         "print('=== wrapped')\n"
         "try:\n    tool(ws.run).args\nexcept TypeError as error:\n    print(error)\n"
     )
-    parts = _sections(run_script(block + checks, _env(sim, tmp_path), tmp_path))
+    parts = _sections(run_script(block + checks, simulated_env(sim, tmp_path), tmp_path))
     assert parts["own"].startswith("[1] ") and parts["own"] == parts["run"]
     assert parts["name"] == "web_search\n"
     assert parts["wrapped"].startswith("Unpack accepts only a single type")
