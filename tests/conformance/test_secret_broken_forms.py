@@ -18,13 +18,11 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from tests.conformance._leaks import base64_cores, echo_forms_seen, library_logs, reachable_texts
+from tests.conformance._leaks import base64_cores, echo_forms_seen, library_logs
+from tests.conformance._quoting_provider import QUOTING, shown_after_failure
 from tests.conformance.test_secret_audit import sentinel
-from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.testing import Fault, Simulator
 
-QUOTING = "zai"
-"""Z.AI's failure text quotes the upstream's message whole, on 401 and 403 too."""
 RUN_BYTES = 12
 """A run of the key's bytes, from anywhere in it, that counts as a leak when decoded: as
 many as the run of its characters shown as itself (the redactor's ``RUN_LENGTH``)."""
@@ -85,17 +83,6 @@ def _runs_seen(key: str, seen: Iterable[str]) -> list[str]:
     return found
 
 
-async def _everything(key: str, fault: Fault, sim: Simulator) -> list[str]:
-    """A tool call and a raising search: the text, and all that the error carries."""
-    sim[QUOTING].always(fault)
-    async with WebSearch(sim.settings(rate_limit_wait_seconds=0), api_keys={QUOTING: key}) as ws:
-        result = await ws.run("python asyncio", provider=QUOTING)
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search("python asyncio", provider=QUOTING, use_cache=False)
-    assert result.error is not None and sim[QUOTING].requests
-    return [result.text, repr(result), *reachable_texts(caught.value)]
-
-
 @pytest.mark.parametrize("status", STATUSES)
 @pytest.mark.parametrize("form", sorted(FORMS))
 async def test_a_grouped_or_inner_echo_never_shows_a_run_of_the_key(
@@ -112,7 +99,7 @@ async def test_a_grouped_or_inner_echo_never_shows_a_run_of_the_key(
     body = body.replace("\\", "\\\\").replace("\n", "\\n")
     async with Simulator([QUOTING]) as sim:
         fault = Fault.http(status, body=body, headers={"Content-Type": "application/json"})
-        seen = await _everything(key, fault, sim)
+        seen = await shown_after_failure(key, fault, sim)
     assert "rejected request" in seen[0], "the failure should quote the upstream's message"
     assert _runs_seen(key, [FORMS[form](key)]), "the form as sent holds the key"
     logged = library_logs(caplog.records)
@@ -134,6 +121,6 @@ async def test_guard_a_plain_tail_of_twelve_is_masked_and_of_eight_kept(
     body = f'{{"error": {{"message": "key ...{key[-12:]} refused; hint ...{key[-8:]}"}}}}'
     async with Simulator([QUOTING]) as sim:
         fault = Fault.http(status, body=body, headers={"Content-Type": "application/json"})
-        seen = await _everything(key, fault, sim)
+        seen = await shown_after_failure(key, fault, sim)
     assert f"hint ...{key[-8:]}" in seen[0]
     assert key[-12:] not in "\n".join([*seen, *library_logs(caplog.records)])

@@ -16,13 +16,11 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from tests.conformance._leaks import base64_cores, echo_forms_seen, library_logs, reachable_texts
+from tests.conformance._leaks import base64_cores, echo_forms_seen, library_logs
+from tests.conformance._quoting_provider import QUOTING, shown_after_failure
 from tests.conformance.test_secret_audit import sentinel
-from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.testing import Fault, Simulator
 
-QUOTING = "zai"
-"""Z.AI's failure text quotes the upstream's message whole, on 401 and 403 too."""
 HEAD_BYTES = 8
 """A key's first bytes that, decoded from what is shown, count as a leak: as many as a
 key's head shown as itself (the redactor's ``PREFIX_LENGTH``), written out here."""
@@ -63,17 +61,6 @@ def _heads_seen(key: str, seen: Iterable[str]) -> list[str]:
     return found + ([hexed] if hexed in text.lower() else [])
 
 
-async def _everything(key: str, fault: Fault, sim: Simulator) -> list[str]:
-    """A tool call and a raising search: the text, and all that the error carries."""
-    sim[QUOTING].always(fault)
-    async with WebSearch(sim.settings(rate_limit_wait_seconds=0), api_keys={QUOTING: key}) as ws:
-        result = await ws.run("python asyncio", provider=QUOTING)
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search("python asyncio", provider=QUOTING, use_cache=False)
-    assert result.error is not None and sim[QUOTING].requests
-    return [result.text, repr(result), *reachable_texts(caught.value)]
-
-
 @pytest.mark.parametrize("status", STATUSES)
 @pytest.mark.parametrize("form", sorted(FORMS))
 async def test_a_cut_basic_or_hex_echo_never_shows_the_keys_head(
@@ -88,7 +75,7 @@ async def test_a_cut_basic_or_hex_echo_never_shows_the_keys_head(
     body = '{"error": {"message": "rejected request: ' + FORMS[form](key) + '"}}'
     async with Simulator([QUOTING]) as sim:
         fault = Fault.http(status, body=body, headers={"Content-Type": "application/json"})
-        seen = await _everything(key, fault, sim)
+        seen = await shown_after_failure(key, fault, sim)
     assert "rejected request" in seen[0], "the failure should quote the upstream's message"
     logged = library_logs(caplog.records)
     assert _heads_seen(key, [*seen, *logged]) == []
