@@ -11,14 +11,13 @@ failed on it too (it named ``served`` and ``retried``, and an attempt's outcome 
 ``success``, ``failed``, ``skipped`` or ``cached``); the rest are guards.
 """
 
-import ast
 import re
 import typing
-from functools import cache
 from pathlib import Path
 
 import pytest
 
+from tests.unit._test_names import defined_tests
 from websearch_core.connection_causes import proxy_refusal
 from websearch_core.format import format_no_content
 from websearch_core.models import AttemptOutcome
@@ -334,17 +333,6 @@ def _prose(lines: list[str]) -> str:
     return " ".join(" ".join(lines).split())
 
 
-@cache
-def _tests_in(path: str) -> frozenset[str]:
-    """The names of the test functions defined at the top of ``path``."""
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    return frozenset(
-        node.name
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
-    )
-
-
 def test_every_item_is_one_short_claim() -> None:
     """Failed before: Budgets was one bullet of 31 lines, Results one of 24."""
     items = _items()
@@ -364,7 +352,7 @@ def test_every_item_is_named_to_tests_that_exist() -> None:
             assert nodes, (label, begins)
             for node in nodes:
                 path, name = node.split("::")
-                assert name in _tests_in(path), node
+                assert name in defined_tests(path), node
 
 
 def _quoted(begins: str) -> str:
@@ -411,7 +399,7 @@ def test_the_outcomes_a_log_record_carries_are_the_attempts() -> None:
     assert "a retry is a `failed` attempt that says it is retrying" in text
     # Played through the simulator there: the short 429's attempt is `failed`, "retrying".
     retry = "test_a_short_rate_limit_reads_as_the_item_says"
-    assert retry in _tests_in("tests/unit/test_readme_failures_items.py")
+    assert retry in defined_tests("tests/unit/test_readme_failures_items.py")
 
 
 @pytest.mark.parametrize("label", list(HELD_BY))

@@ -6,10 +6,9 @@ texts the Public Web section quotes are built here by the functions that write t
 engines' few words, their grouping, the prefixes). All are guards: each claim was true.
 """
 
-import ast
-from functools import cache
 from pathlib import Path
 
+from tests.unit._test_names import defined_tests
 from websearch_core.errors import (
     BrowserLoadError,
     ChallengeError,
@@ -185,16 +184,6 @@ def _section(heading: str) -> str:
     return " ".join(text[start:end].split())
 
 
-@cache
-def _tests_in(path: str) -> frozenset[str]:
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    return frozenset(
-        node.name
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
-    )
-
-
 def test_each_claim_is_in_its_section_in_order_and_named_to_tests() -> None:
     """A guard: every claim listed is still written, in order, and its tests exist."""
     for heading, claims in CLAIMS.items():
@@ -206,7 +195,7 @@ def test_each_claim_is_in_its_section_in_order_and_named_to_tests() -> None:
             at = found + len(begins)
             for node in nodes:
                 path, name = node.split("::")
-                assert name in _tests_in(path), node
+                assert name in defined_tests(path), node
 
 
 def test_the_public_web_failure_texts_are_the_codes() -> None:
