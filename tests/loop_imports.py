@@ -146,6 +146,25 @@ def gated_import(module: str) -> str:
     )
 
 
+ANSWER_READER = textwrap.dedent(
+    """
+    from websearch_core.errors import AllProvidersFailedError
+
+    async def call(ask):
+        # What a call came to: the error text, "nothing" for an empty retrieval, or None
+        # when answered (a tool's text, a retriever's documents).
+        try:
+            answer = await ask()
+        except AllProvidersFailedError as error:
+            return str(error)
+        if isinstance(answer, list):
+            return None if answer else "nothing"
+        text = str(answer)
+        return text if text.startswith("Error:") else None
+    """
+)
+"""A script's ``call(ask)``: what a first call of any adapter came to, read alike."""
+
 SLOW_CHAIN_IMPORT = slowed_import("websearch_core.call_setup")
 """A script's head that makes the chain's first import take 0.5 s, as on a loaded machine."""
 

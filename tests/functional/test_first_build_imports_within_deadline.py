@@ -24,7 +24,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import run_held, run_watched
+from tests.loop_imports import ANSWER_READER, run_held, run_watched
 
 _DEADLINE_SECONDS = 3.0
 """The first call's deadline: what it must end by while the provider's import is held."""
@@ -219,7 +219,6 @@ _BUILD_HELD_SCRIPT = textwrap.dedent(
     """
     import asyncio, importlib, json, os, pathlib, tempfile
 
-    from websearch_core.errors import AllProvidersFailedError
     from websearch_core.testing import Simulator
 
     def make(sim):
@@ -261,17 +260,6 @@ _BUILD_HELD_SCRIPT = textwrap.dedent(
         tool = create_web_search_tool(**options)
         return tool, lambda: tool.acall(query="python asyncio")
 
-    async def call(search):
-        # The error text, or None when answered.
-        try:
-            answer = await search()
-        except AllProvidersFailedError as error:
-            return str(error)
-        if isinstance(answer, list):
-            return None if answer else "nothing"
-        text = str(answer)
-        return text if text.startswith("Error:") else None
-
     async def main():
         async with Simulator(["brave"]) as sim:
             os.environ["BRAVE_API_KEY"] = sim.api_keys()["brave"]
@@ -310,7 +298,11 @@ def test_a_first_call_given_its_deadline_ends_by_it_while_its_builds_import_is_h
     (``lapsed``), then answered.
     """
     found = run_held(
-        module, _BUILD_HELD_SCRIPT, ADAPTER=adapter, GIVEN=given, DEADLINE=_DEADLINE_SECONDS
+        module,
+        ANSWER_READER + _BUILD_HELD_SCRIPT,
+        ADAPTER=adapter,
+        GIVEN=given,
+        DEADLINE=_DEADLINE_SECONDS,
     )
     first = found["first"]
     assert isinstance(first, str), found

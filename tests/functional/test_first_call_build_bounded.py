@@ -17,7 +17,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import run_held
+from tests.loop_imports import ANSWER_READER, run_held
 
 _DEADLINE_SECONDS = 3.0
 """The first call's deadline: what it must end by while the build's import is held."""
@@ -26,7 +26,6 @@ _SCRIPT = textwrap.dedent(
     """
     import asyncio, importlib, json, os, pathlib, tempfile
 
-    from websearch_core.errors import AllProvidersFailedError
     from websearch_core.testing import Simulator
 
     def options(sim):
@@ -92,17 +91,6 @@ _SCRIPT = textwrap.dedent(
             return tool, lambda: asyncio.to_thread(ask)  # no loop in its thread
         return tool, aask
 
-    async def call(ask):
-        # The error text, or None when answered.
-        try:
-            answer = await ask()
-        except AllProvidersFailedError as error:
-            return str(error)
-        if isinstance(answer, list):
-            return None if answer else "nothing"
-        text = str(answer)
-        return text if text.startswith("Error:") else None
-
     async def main():
         runner, url = await serve_page(b"<html><body><p>A page.</p></body></html>", "text/html")
         try:
@@ -126,7 +114,12 @@ _SCRIPT = textwrap.dedent(
 def _held(adapter: str, given: str, module: str, *, sync: bool) -> dict[str, object]:
     """The script's findings for one adapter, option and held module."""
     found = run_held(
-        module, _SCRIPT, ADAPTER=adapter, GIVEN=given, SYNC=sync, DEADLINE=_DEADLINE_SECONDS
+        module,
+        ANSWER_READER + _SCRIPT,
+        ADAPTER=adapter,
+        GIVEN=given,
+        SYNC=sync,
+        DEADLINE=_DEADLINE_SECONDS,
     )
     assert found["second"] is None, found  # the next call is answered
     return found

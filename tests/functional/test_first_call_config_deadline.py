@@ -20,7 +20,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import run_held, run_watched
+from tests.loop_imports import ANSWER_READER, run_held, run_watched
 
 _DEADLINE_SECONDS = 3.0
 """The first call's deadline: what it must end by while its build is held."""
@@ -29,7 +29,6 @@ _SCRIPT = textwrap.dedent(
     """
     import asyncio, json, os, pathlib, tempfile, threading
 
-    from websearch_core.errors import AllProvidersFailedError
     from websearch_core.testing import Simulator
 
     READ_GATE = threading.Event()
@@ -91,15 +90,6 @@ _SCRIPT = textwrap.dedent(
             return tool, lambda: asyncio.to_thread(ask)  # no loop in its thread
         return tool, aask
 
-    async def call(ask):
-        # The error text, or None when answered.
-        try:
-            answer = await ask()
-        except AllProvidersFailedError as error:
-            return str(error)
-        text = str(answer)
-        return text if text.startswith("Error:") else None
-
     async def read_then_released(ask):
         # ask() with the file's read held, then again once it is let go.
         first = await ask()
@@ -141,7 +131,7 @@ def _held(
     """The script's findings for one adapter, one place of the deadline and one hold."""
     found = run_held(
         module,
-        _SCRIPT,
+        ANSWER_READER + _SCRIPT,
         ADAPTER=adapter,
         GIVEN=given,
         SYNC=sync,
