@@ -32,7 +32,7 @@ from tests.functional._sim_helpers import sim_client
 from websearch_core import WebSearch
 from websearch_core.providers import PROVIDER_REGISTRY
 from websearch_core.testing import Simulator
-from websearch_core.testing.simulator import RecordedRequest, SimResult
+from websearch_core.testing.simulator import SimResult
 
 _HTML_ENGINES = ("searxng", "duckduckgo", "startpage", "google", "ecosia", "mojeek")
 _ANSWER_ENGINES = ("perplexity", "gemini", "anthropic", "xai")
@@ -55,21 +55,6 @@ async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _query_sent(sim: Simulator, provider: str) -> str:
-    """The query text ``provider``'s last request carried, wherever its protocol puts it."""
-    request = sim[provider].requests[-1]
-    query_of = getattr(sim[provider].protocol, "query_of", None)
-    if callable(query_of):
-        return str(query_of(request))
-    return _plain_query(request)
-
-
-def _plain_query(request: RecordedRequest) -> str:
-    """``q`` in the URL, else in a form body (DuckDuckGo posts its query)."""
-    in_url = request.query_dict().get("q")
-    return in_url if in_url else dict(request.form())["q"]
-
-
 @pytest.mark.parametrize("engine", _HTML_ENGINES)
 async def test_an_html_engine_is_asked_both_sites_when_one_has_a_path(
     sim: Simulator, engine: str
@@ -80,7 +65,7 @@ async def test_an_html_engine_is_asked_both_sites_when_one_has_a_path(
         result = await ws.run(
             "python site:a.org/docs OR site:b.org", provider=engine, use_cache=False
         )
-    sent = _query_sent(sim, engine)
+    sent = sim[engine].last_query()
     assert "site:a.org " in f"{sent} " and "site:b.org" in sent, sent
     assert "https://a.org/docs/intro" in result.text
     assert "https://b.org/guide" in result.text
@@ -97,7 +82,7 @@ async def test_guard_a_path_site_alone_still_goes_as_a_word(sim: Simulator, engi
     reference 6.4 sends, no ``site:``, and the record says the check here applied it."""
     async with sim_client(sim) as ws:
         result = await ws.run("python site:a.org/docs", provider=engine, use_cache=False)
-    assert _query_sent(sim, engine) == "python a.org/docs"
+    assert sim[engine].last_query() == "python a.org/docs"
     assert [(f.value, f.applied) for f in result.response.filters] == [("a.org/docs", ("post",))]
 
 
@@ -110,7 +95,7 @@ async def test_an_answer_engine_is_checked_for_a_file_type_kept_out(
     sim[engine].honour_operators = False  # an engine that cites a PDF all the same
     async with sim_client(sim) as ws:
         result = await ws.run("python -filetype:pdf", provider=engine, use_cache=False)
-    assert _query_sent(sim, engine) == "python -filetype:pdf"
+    assert sim[engine].last_query() == "python -filetype:pdf"
     assert "paper.PDF" not in result.text
     assert "https://b.org/guide" in result.text
     assert [(f.name, f.applied) for f in result.response.filters] == [
@@ -177,7 +162,7 @@ async def _public_file_type(
         others = tuple(pid for pid in PROVIDER_REGISTRY if pid not in (*engines, "public"))
         async with WebSearch(public_sim.settings(exclude=others)) as ws:
             result = await ws.run("python filetype:pdf", provider="public", use_cache=False)
-        sent = {engine: _query_sent(public_sim, engine) for engine in engines}
+        sent = {engine: public_sim[engine].last_query() for engine in engines}
     assert result.error is None, result.error
     rows = {"bing": "python filetype:pdf", "mojeek": "python"}  # Mojeek reads no filetype:
     assert sent == {engine: rows[engine] for engine in engines}

@@ -19,7 +19,7 @@ from tests.functional._sim_helpers import sim_client
 from websearch_core import WebSearch
 from websearch_core.providers import PROVIDER_REGISTRY
 from websearch_core.testing import Simulator
-from websearch_core.testing.simulator import RecordedRequest, SimResult
+from websearch_core.testing.simulator import SimResult
 
 _FLAT_OR = ("zai", "kimi", "exa", "tinyfish", "jina", "tavily", "synthetic", "mojeek")
 _ALL = (*_FLAT_OR, "brave")
@@ -38,31 +38,12 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _query_sent(sim: Simulator, provider: str) -> str:
-    """The query text of the search request ``provider`` got (Z.AI's MCP call is its last)."""
-    request = sim[provider].requests[-1]
-    query_of = getattr(sim[provider].protocol, "query_of", None)
-    if callable(query_of):
-        return str(query_of(request))
-    return _plain_query(request)
-
-
-def _plain_query(request: RecordedRequest) -> str:
-    """``q`` or ``query`` in the URL, else ``query`` or Kimi's ``text_query`` in the body."""
-    in_url = request.query_dict()
-    for name in ("q", "query"):
-        if in_url.get(name):
-            return str(in_url[name])
-    body = request.json()
-    return str(body.get("query", body.get("text_query")))
-
-
 @pytest.mark.parametrize("provider", _FLAT_OR)
 async def test_an_or_sent_flat_is_named_not_applied(sim: Simulator, provider: str) -> None:
     # Before: sent "python rust tips", no record, no note.
     async with sim_client(sim) as ws:
         result = await ws.run("python OR rust tips", provider=provider, use_cache=False)
-    assert _query_sent(sim, provider) == "python rust tips"
+    assert sim[provider].last_query() == "python rust tips"
     assert ("alternatives", "python OR rust", ("ignored",)) in [
         (f.name, f.value, f.applied) for f in result.response.filters
     ]
@@ -73,7 +54,7 @@ async def test_an_or_sent_as_a_group_is_recorded_applied(sim: Simulator) -> None
     # Before: the same query went, with no record of the group; no note either way.
     async with sim_client(sim) as ws:
         result = await ws.run('python | "rust lang" tips', provider="brave", use_cache=False)
-    assert _query_sent(sim, "brave") == '(python OR "rust lang") tips'
+    assert sim["brave"].last_query() == '(python OR "rust lang") tips'
     assert [(f.name, f.value, f.applied) for f in result.response.filters] == [
         ("phrase", "rust lang", ("query",)),
         ("alternatives", 'python OR "rust lang"', ("query",)),
@@ -89,7 +70,7 @@ async def test_a_file_type_kept_out_is_checked_not_searched_for(
     # Before: sent "python rust <typed>" as words, and the PDF was kept.
     async with sim_client(sim) as ws:
         found = await ws.search(f"python rust {typed}", provider=provider)
-    assert _query_sent(sim, provider) == "python rust"
+    assert sim[provider].last_query() == "python rust"
     assert [source.title for source in found.sources] == ["Page", "Elsewhere"]
     assert [(f.name, f.value, f.applied) for f in found.filters] == [
         ("exclude_filetype", "pdf", ("post",))
@@ -105,7 +86,7 @@ async def test_a_file_type_kept_out_is_sent_and_checked_where_unpromised(
     # Before: sent the same word, the PDF kept and no record.
     async with sim_client(sim) as ws:
         found = await ws.search("-filetype:pdf python rust", provider=provider)
-    assert _query_sent(sim, provider) == "python rust -filetype:pdf"
+    assert sim[provider].last_query() == "python rust -filetype:pdf"
     assert [source.title for source in found.sources] == ["Page", "Elsewhere"]
     assert [(f.name, f.value, f.applied) for f in found.filters] == [
         ("exclude_filetype", "pdf", applied)
@@ -116,7 +97,7 @@ async def test_an_engine_that_reads_the_operator_is_sent_it_and_trusted(sim: Sim
     # Before: sent "python rust -filetype:pdf" with no record of the filter.
     async with sim_client(sim) as ws:
         found = await ws.search("python rust -filetype:pdf", provider="brave")
-    assert _query_sent(sim, "brave") == "python rust -filetype:pdf"
+    assert sim["brave"].last_query() == "python rust -filetype:pdf"
     assert [(f.name, f.value, f.applied) for f in found.filters] == [
         ("exclude_filetype", "pdf", ("query",))
     ]
@@ -128,7 +109,7 @@ async def test_guard_a_file_type_of_no_one_extension_stays_the_word_typed(
     """Guard: ``-filetype:pdf,docx`` is no excluded type here; it goes as typed, unchecked."""
     async with sim_client(sim) as ws:
         found = await ws.search("python -filetype:pdf,docx", provider="tavily")
-    assert _query_sent(sim, "tavily") == "python -filetype:pdf,docx"
+    assert sim["tavily"].last_query() == "python -filetype:pdf,docx"
     assert len(found.sources) == 3
     assert not found.filters
 
@@ -148,7 +129,7 @@ async def test_public_names_the_engine_that_got_the_or_flat(
         async with WebSearch(public_sim.settings(exclude=others)) as ws:
             result = await ws.run("python OR rust", provider="public", use_cache=False)
     assert result.error is None, result.error
-    assert [_query_sent(public_sim, engine) for engine in engines] == [
+    assert [public_sim[engine].last_query() for engine in engines] == [
         "(python OR rust)",
         "python rust",
     ]

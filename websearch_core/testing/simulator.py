@@ -189,6 +189,22 @@ class SimulatedProvider:
         """What a normal answer to ``query`` carries."""
         return list(self.results) if self.results is not None else default_results(query)
 
+    def query_of(self, request: RecordedRequest) -> str:
+        """The query text ``request`` carried, read where this provider's protocol puts it.
+
+        The same reading the server answers by, so a test checking what was sent reads it
+        as the engine would (a protocol's own ``query_of``, else ``q``/``query``/
+        ``text_query`` in the URL, a form body or a JSON body).
+        """
+        read = getattr(self.protocol, "query_of", None)
+        return str(read(request)) if callable(read) else _query_of(request)
+
+    def last_query(self) -> str:
+        """The query text of the last request this provider got (see :meth:`query_of`)."""
+        if not self.requests:
+            raise LookupError(f"{self.provider_id} got no request")
+        return self.query_of(self.requests[-1])
+
 
 class Simulator:
     """Starts one loopback server per provider; use as an async context manager.
@@ -402,9 +418,7 @@ def _handler(simulated: SimulatedProvider) -> Any:
         simulated.requests.append(recorded)
         fault = simulated.next_fault()
         if fault is None:
-            query_of = getattr(simulated.protocol, "query_of", None)
-            query = query_of(recorded) if callable(query_of) else _query_of(recorded)
-            results = simulated.results_for(query)
+            results = simulated.results_for(simulated.query_of(recorded))
             if simulated.honour_dates:
                 results = _in_date_window(simulated.protocol, recorded, results)
             operators = getattr(simulated.protocol, "operators", None)
