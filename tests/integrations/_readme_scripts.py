@@ -59,17 +59,24 @@ def run_script(
     )
 
 
-def user_env(tmp_path: Path) -> dict[str, str]:
-    """A user's environment with nothing of this machine's: its own home, memory state."""
+def user_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """A user's environment with nothing of this machine's: its own home, memory state.
+
+    It imports this tree (``PYTHONPATH``), so a test run from a second checkout runs that
+    checkout's code, not the one the environment's editable install points at; ``extra``
+    adds or overrides variables.
+    """
     keep = {name: os.environ[name] for name in ("PATH", "LANG", "SYSTEMROOT") if name in os.environ}
     return {
         **keep,
+        "PYTHONPATH": str(ROOT),
         "HOME": str(tmp_path),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "WEBSEARCH_STATE_BACKEND": "memory",
         "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
+        **extra,
     }
 
 

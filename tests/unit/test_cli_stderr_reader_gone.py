@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integrations._readme_scripts import user_env
 
 
 def _closed_port() -> int:
@@ -23,19 +23,6 @@ def _closed_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
     return port
-
-
-def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """A user's environment holding nothing of this machine's, plus ``extra``."""
-    return {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": str(ROOT),
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
-        "WEBSEARCH_STATE_BACKEND": "memory",
-        **extra,
-    }
 
 
 def _run_with_stderr_gone(args: list[str], env: dict[str, str]) -> tuple[int, str]:
@@ -59,19 +46,19 @@ def _run_with_stderr_gone(args: list[str], env: dict[str, str]) -> tuple[int, st
 
 def test_invalid_input_still_exits_2(tmp_path: Path) -> None:
     """Failed before: 120 (the refusal's line raised ``BrokenPipeError`` out of main)."""
-    status, out = _run_with_stderr_gone(["--limit", "0", "rust"], _env(tmp_path))
+    status, out = _run_with_stderr_gone(["--limit", "0", "rust"], user_env(tmp_path))
     assert (status, out) == (2, "")
 
 
 def test_nothing_to_remove_still_exits_1(tmp_path: Path) -> None:
     """Failed before: 120 (``auth remove`` of an id with nothing stored)."""
-    status, out = _run_with_stderr_gone(["auth", "remove", "brave"], _env(tmp_path))
+    status, out = _run_with_stderr_gone(["auth", "remove", "brave"], user_env(tmp_path))
     assert (status, out) == (1, "")
 
 
 def test_a_failed_search_still_exits_1(tmp_path: Path) -> None:
     """Failed before: 120 (a forced Brave on a loopback port that refuses connections)."""
-    env = _env(
+    env = user_env(
         tmp_path,
         BRAVE_API_KEY="BSA-test-key",
         WEBSEARCH_BRAVE_BASE_URL=f"http://127.0.0.1:{_closed_port()}",
@@ -82,19 +69,19 @@ def test_a_failed_search_still_exits_1(tmp_path: Path) -> None:
 
 def test_no_provider_configured_still_exits_2(tmp_path: Path) -> None:
     """Failed before: 120 (the search's own ``No web search provider configured.``)."""
-    env = _env(tmp_path, WEBSEARCH_PROVIDERS="brave")
+    env = user_env(tmp_path, WEBSEARCH_PROVIDERS="brave")
     status, out = _run_with_stderr_gone(["rust"], env)
     assert (status, out) == (2, "")
 
 
 def test_an_empty_store_s_listing_still_exits_0(tmp_path: Path) -> None:
     """Failed before: 120 (``auth list`` says on stderr that nothing is stored)."""
-    status, out = _run_with_stderr_gone(["auth", "list"], _env(tmp_path))
+    status, out = _run_with_stderr_gone(["auth", "list"], user_env(tmp_path))
     assert (status, out) == (0, "")
 
 
 def test_a_listing_on_stdout_is_untouched(tmp_path: Path) -> None:
     """A guard: ``providers`` still prints its table and exits 0 with stderr gone."""
-    status, out = _run_with_stderr_gone(["providers"], _env(tmp_path))
+    status, out = _run_with_stderr_gone(["providers"], user_env(tmp_path))
     assert status == 0
     assert out.startswith("ID ")

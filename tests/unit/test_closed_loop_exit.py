@@ -10,8 +10,6 @@ client's collection), searching the
 loopback simulator.
 """
 
-import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,11 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from websearch_core import SEARCH_PROVIDER_ORDER
+from tests.integrations._readme_scripts import simulated_env
 from websearch_core.closed_loops import LEFT_ON_CLOSED_LOOP
 from websearch_core.testing import Simulator
-
-_ROOT = Path(__file__).resolve().parents[2]
 
 _SCRIPT = """
 import asyncio, gc, sys
@@ -56,20 +52,7 @@ def sim() -> Iterator[Simulator]:
 
 
 def _run(sim: Simulator, tmp_path: Path, how: str, clients: int = 1) -> tuple[str, str]:
-    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "WEBSEARCH_STATE_BACKEND": "memory",
-        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
-        "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
-        "WEBSEARCH_EXCLUDE": ",".join(others),
-        "BRAVE_API_KEY": sim.api_keys()["brave"],
-        "PYTHONPATH": str(_ROOT),
-    }
+    env = simulated_env(sim, tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", _SCRIPT, how, str(clients)],
         env=env,

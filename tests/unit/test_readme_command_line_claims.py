@@ -10,7 +10,6 @@ the kernel refuses such a namespace that test is skipped.
 """
 
 import json
-import os
 import re
 import shutil
 import stat
@@ -20,11 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.integrations._readme_scripts import README, user_env
 from websearch_core import SEARCH_PROVIDER_ORDER, __version__, get_provider, sanitize
 from websearch_core.format import OFFLINE_HINT, SNIPPET_LIMIT
 
-ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
 KEY = "BSA-readme-claims-0123456789"
 
 
@@ -37,19 +35,6 @@ def _section(name: str) -> str:
     """One ``##`` section of the README, its lines joined."""
     text = README.read_text(encoding="utf-8")
     return _joined(text.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0])
-
-
-def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """A user's environment holding nothing of this machine's, plus ``extra``."""
-    return {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": str(ROOT),
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
-        "WEBSEARCH_STATE_BACKEND": "memory",
-        **extra,
-    }
 
 
 def _run(
@@ -92,7 +77,7 @@ def test_the_quick_start_s_offline_outcome_is_what_it_says(tmp_path: Path) -> No
     named = re.search(r"DuckDuckGo first, then ([A-Za-z, ]+)\. On a machine", quick)
     assert named is not None
     labels = ["DuckDuckGo", *[w.strip() for w in named[1].replace(" and ", ", ").split(",")]]
-    done = _run(["what changed in Python 3.13?"], _env(tmp_path), prefix=("unshare", "-rn"))
+    done = _run(["what changed in Python 3.13?"], user_env(tmp_path), prefix=("unshare", "-rn"))
     assert done.returncode == 1 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert lines[0] == _quoted(quick, "Error: All web search providers failed:")
@@ -110,7 +95,7 @@ def test_the_quick_start_counts_the_providers_the_registry_has() -> None:
 
 def test_a_piped_key_is_stored_mode_0600_and_never_shown(tmp_path: Path) -> None:
     """A guard: step 2's ``websearch auth set brave`` with the key piped in, then listed."""
-    env = _env(tmp_path)
+    env = user_env(tmp_path)
     done = _run(["auth", "set", "brave"], env, stdin=KEY + "\n")
     assert done.returncode == 0 and KEY not in done.stdout + done.stderr
     store = tmp_path / "credentials.json"
@@ -125,7 +110,7 @@ def test_no_provider_configured_prints_the_quoted_text_and_exits_2(tmp_path: Pat
     """Failed before: the README's quote stopped at ``set BRAVE_API_KEY.``, where the
     command goes on to name ``websearch auth set brave``."""
     quote = _quoted(_section("Command line"), "Error: No web search provider configured.")
-    done = _run(["rust"], _env(tmp_path, WEBSEARCH_PROVIDERS="brave"))
+    done = _run(["rust"], user_env(tmp_path, WEBSEARCH_PROVIDERS="brave"))
     assert done.returncode == 2
     assert done.stderr.splitlines()[0] == quote
 
@@ -166,14 +151,14 @@ def test_each_quoted_refusal_is_printed_with_its_status(
     """Guards: each refusal the Command line section quotes, from its command as shown."""
     section = _section("Command line") + _section("Providers")
     assert quote in section
-    done = _run(args, _env(tmp_path, **extra))
+    done = _run(args, user_env(tmp_path, **extra))
     assert done.returncode == status
     assert quote in _joined(done.stderr)
 
 
 def test_version_and_the_module_run_print_the_installed_version(tmp_path: Path) -> None:
     """A guard: ``websearch --version`` (here through ``python -m websearch_core``)."""
-    done = _run(["--version"], _env(tmp_path))
+    done = _run(["--version"], user_env(tmp_path))
     assert (done.returncode, done.stdout) == (0, f"websearch {__version__}\n")
 
 
@@ -199,7 +184,7 @@ def test_the_help_s_exit_status_names_every_case_the_readme_gives_1(tmp_path: Pa
     section = _section("Command line")
     assert "(or `auth remove` finds nothing stored, or `fetch` cannot fetch a page" in section
     assert "A bug in a search (an error no provider's failure explains) exits 1" in section
-    done = _run(["--help"], _env(tmp_path))
+    done = _run(["--help"], user_env(tmp_path))
     status = _joined(done.stdout).split("exit status: ", 1)[1].split(", 2 ", 1)[0]
     for case in ("every provider failed", "output could not be written", "auth remove found"):
         assert case in status
