@@ -12,7 +12,6 @@ row the cache stored.
 """
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -20,12 +19,8 @@ from typing import Any, Final
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core import WebSearch
-from websearch_core.cli_output import json_text, search_json
-from websearch_core.models import SearchToolResult
+from tests.unit._served_bodies import Served, serve_body
 from websearch_core.redaction import MASK
-from websearch_core.state.base import STATE_FILE_NAME
-from websearch_core.testing import Fault, Simulator
 from websearch_core.utf16_text import utf16_len
 
 PAGE_LIMIT: Final = 10 * 1024 * 1024
@@ -68,16 +63,6 @@ PAGES: Final[dict[str, tuple[str, Edit]]] = {
 SEARXNG: Final = "searxng/search_format_json_espresso_2026.json"
 
 
-class Served:
-    """What one search of a served body gave: the tool result, its JSON and cache rows."""
-
-    def __init__(self, result: SearchToolResult, cache_rows: list[int], key: str) -> None:
-        self.key = key
-        self.result = result
-        self.json = json_text(search_json(result))
-        self.cache_rows = cache_rows
-
-
 async def _search(
     provider: str, body: Body, state: Path | None = None, key_in: bool = False
 ) -> Served:
@@ -89,29 +74,12 @@ async def _search(
         state: A directory for a SQLite store (the cache on); ``None``: no cache.
         key_in: Write the call's key where the body says ``{key}`` (known once served).
     """
-    async with Simulator([provider]) as sim:
-        key = sim.api_keys()[provider]
+
+    def body_for(key: str) -> tuple[str, str]:
         served = json.dumps(body, ensure_ascii=False)
-        if key_in:
-            served = served.replace("{key}", key)
-        sim[provider].always(Fault.http(200, served, {"Content-Type": "application/json"}))
-        stored: dict[str, Any] = {"cache": False}
-        if state is not None:
-            stored = {"state_backend": "sqlite", "state_dir": state}
-        settings = sim.settings(
-            provider=provider,
-            rate_limit_wait_seconds=0,
-            max_response_bytes=RESPONSE_CAP,
-            **stored,
-        )
-        async with WebSearch(settings, api_keys=sim.api_keys()) as search:
-            result = await search.run("python asyncio")
-    assert not result.text.startswith("Error:"), result.text[:300]
-    rows: list[int] = []
-    if state is not None:
-        with sqlite3.connect(state / STATE_FILE_NAME) as store:
-            rows = [size for (size,) in store.execute("SELECT length(value) FROM cache")]
-    return Served(result, rows, key)
+        return served.replace("{key}", key) if key_in else served, "application/json"
+
+    return await serve_body(provider, body_for, state, max_response_bytes=RESPONSE_CAP)
 
 
 def _page_body(provider: str, text: str) -> Body:

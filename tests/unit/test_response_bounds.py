@@ -10,7 +10,6 @@ and read the tool's text, the command's JSON and the row the cache stored.
 """
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -18,12 +17,8 @@ from typing import Any, Final
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core import WebSearch
-from websearch_core.cli_output import json_text, search_json
-from websearch_core.models import SearchToolResult
+from tests.unit._served_bodies import Served, serve_body
 from websearch_core.redaction import MASK
-from websearch_core.state.base import STATE_FILE_NAME
-from websearch_core.testing import Fault, Simulator
 from websearch_core.utf16_text import utf16_len
 
 MEGABYTE: Final = 1_000_000
@@ -130,17 +125,6 @@ IDS: Final[list[tuple[str, str, Edit]]] = [
 ]
 
 
-class Served:
-    """What one search of a served body gave: the tool result, its JSON and cache rows."""
-
-    def __init__(self, result: SearchToolResult, cache_rows: list[int], key: str) -> None:
-        self.key = key
-        self.result = result
-        self.text = result.text
-        self.json = json_text(search_json(result))
-        self.cache_rows = cache_rows
-
-
 async def _search(
     provider: str, edit: Edit, text: str, state: Path | None = None, key_in: bool = False
 ) -> Served:
@@ -153,28 +137,17 @@ async def _search(
         state: A directory for a SQLite store (the cache on); ``None``: no cache.
         key_in: Put the provider's key where ``text`` says ``{key}``.
     """
-    body = _capture(CAPTURES[provider])
-    async with Simulator([provider]) as sim:
-        key = sim.api_keys()[provider]
+
+    def body_for(key: str) -> tuple[str, str]:
+        body = _capture(CAPTURES[provider])
         edit(body, text.replace("{key}", key) if key_in else text)
         # A lone surrogate can only be sent escaped: JSON's \ud800, as an upstream may.
         served = json.dumps(body, ensure_ascii=False).replace(LONE, "\\ud800")
-        content_type = "application/json"
         if provider == "gemini":  # the Developer API streams (alt=sse)
-            served, content_type = f"data: {served}\n\n", "text/event-stream"
-        sim[provider].always(Fault.http(200, served, {"Content-Type": content_type}))
-        stored: dict[str, Any] = {"cache": False}
-        if state is not None:
-            stored = {"state_backend": "sqlite", "state_dir": state}
-        settings = sim.settings(provider=provider, rate_limit_wait_seconds=0, **stored)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as search:
-            result = await search.run("python asyncio")
-    assert not result.text.startswith("Error:"), result.text[:300]
-    rows: list[int] = []
-    if state is not None:
-        with sqlite3.connect(state / STATE_FILE_NAME) as store:
-            rows = [size for (size,) in store.execute("SELECT length(value) FROM cache")]
-    return Served(result, rows, key)
+            return f"data: {served}\n\n", "text/event-stream"
+        return served, "application/json"
+
+    return await serve_body(provider, body_for, state)
 
 
 @pytest.mark.parametrize("provider", sorted(ANSWERS))
