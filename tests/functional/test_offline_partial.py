@@ -10,7 +10,8 @@ not resolve leaves no cooldown, while a base URL the user set (which may be mist
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -150,7 +151,21 @@ async def test_the_proxy_hint_names_the_setting_the_proxy_came_from(
     assert password not in shown and "proxyuser" not in shown
 
 
-class _SlowDns(SwitchableNetwork):
+class _AskedNetwork(SwitchableNetwork):
+    """A :class:`SwitchableNetwork` that counts the lookups of each name it was asked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: Counter[str] = Counter()
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[aiohttp.abc.ResolveResult]:
+        self.asked[host] += 1
+        return await super().resolve(host, port, family)
+
+
+class _SlowDns(_AskedNetwork):
     """Offline, and the names in :attr:`slow` take an hour to fail (a DNS that is down)."""
 
     def __init__(self, *slow: str) -> None:
@@ -161,15 +176,35 @@ class _SlowDns(SwitchableNetwork):
         self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
     ) -> list[aiohttp.abc.ResolveResult]:
         if host in self.slow and not self.online:
+            self.asked[host] += 1
             await asyncio.sleep(3600)
         return await super().resolve(host, port, family)
 
 
-async def _cancelled(ws: WebSearch) -> None:
-    """A search given up on by its caller (a timeout around it) before it ends."""
-    with pytest.raises(TimeoutError):
-        async with asyncio.timeout(1.0):
-            await ws.search("python asyncio")
+_SETTLE_TURNS = 200
+"""Event-loop turns a search gets, once its last provider is held, to take in what the
+others answered (each turn reads what loopback has delivered): a count, not a time."""
+
+
+async def _cancelled(ws: WebSearch, times: int, held: Callable[[int], bool]) -> None:
+    """``times`` searches, each given up on by its caller once ``held(n)`` says the n-th is
+    stuck where the test holds it.
+
+    Each is cancelled when the test's own events say every other provider has answered or
+    failed and one is held (a hung server, a lookup that never ends), not after a fixed
+    time, so a loaded machine cannot cancel it before it got that far.
+    """
+    for n in range(1, times + 1):
+        search = asyncio.ensure_future(ws.search("python asyncio"))
+        while not held(n):
+            assert not search.done(), "the search ended before it was held"
+            await asyncio.sleep(0.005)
+        for _ in range(_SETTLE_TURNS):
+            await asyncio.sleep(0)
+        assert not search.done(), "the search ended while one provider was held"
+        search.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await search
 
 
 @pytest.mark.parametrize("chain", [PROVIDERS, ["public"]], ids=["chain", "public"])
@@ -179,14 +214,21 @@ async def test_a_cancelled_search_counts_what_it_held_once_a_provider_was_reache
     # Bing's name is unknown while DuckDuckGo answers 503: the network works, so Bing's
     # failure is its own (or its base URL's) even though the search never ended. Public
     # Web's fan-out dropped it, while the chain counted it.
-    network = SwitchableNetwork()
+    network = _AskedNetwork()
     network.online = True
     network.unknown.add("bing.invalid")
     async with Simulator(PROVIDERS) as sim, _client(sim, network, providers=chain) as ws:
         sim["duckduckgo"].always(Fault.server_error(503))
         sim["mojeek"].always(Fault.hang())
-        for _ in range(2):
-            await _cancelled(ws)
+        await _cancelled(
+            ws,
+            2,
+            lambda n: (
+                len(sim["mojeek"].requests) == n
+                and len(sim["duckduckgo"].requests) >= n
+                and network.asked["bing.invalid"] >= n
+            ),
+        )
         marks = await _marks(ws)
     bing = marks["bing"]
     assert bing is not None and bing.kind == "circuit_open" and bing.failures == 2
@@ -197,8 +239,9 @@ async def test_a_cancelled_search_offline_leaves_no_cooldown(chain: list[str]) -
     # Nothing was reached before the caller gave up: no verdict, nothing counted.
     network = _SlowDns("mojeek.invalid")
     async with Simulator(PROVIDERS) as sim, _client(sim, network, providers=chain) as ws:
-        for _ in range(3):
-            await _cancelled(ws)
+        await _cancelled(
+            ws, 3, lambda n: all(network.asked[f"{p}.invalid"] >= n for p in PROVIDERS)
+        )
         marks = await _marks(ws)
         network.online = True
         back = await ws.run("python asyncio")
@@ -217,7 +260,7 @@ async def test_a_provider_that_answered_shows_the_network_works(
     # DuckDuckGo answered after (or beside) two providers whose names are unknown: those
     # are their own failures, counted whether the search ended or its caller gave up on
     # it first. Two failing alike read as this machine offline, and nothing was counted.
-    network = SwitchableNetwork()
+    network = _AskedNetwork()
     network.online = True
     network.unknown |= {"bing.invalid", "mojeek.invalid"}
     async with (
@@ -226,10 +269,18 @@ async def test_a_provider_that_answered_shows_the_network_works(
     ):
         if cancelled:
             sim["ecosia"].always(Fault.hang())
-        for _ in range(2):
-            if cancelled:
-                await _cancelled(ws)
-            else:
+        if cancelled:
+            await _cancelled(
+                ws,
+                2,
+                lambda n: (
+                    len(sim["ecosia"].requests) == n
+                    and len(sim["duckduckgo"].requests) >= n
+                    and min(network.asked[f"{p}.invalid"] for p in ("bing", "mojeek")) >= n
+                ),
+            )
+        else:
+            for _ in range(2):
                 assert (await ws.run("python asyncio")).error is None
         marks = await _marks(ws)
     for engine in ("bing", "mojeek"):
