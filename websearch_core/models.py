@@ -389,6 +389,20 @@ class SearchSource(_Frozen):
     content: PageContent | None = None
     """The page behind the result: the text the provider sent with it (Tavily, Exa,
     Firecrawl, Jina), or the page fetched for ``include_content=True``; else ``None``."""
+    domain: str | None = None
+    """The page's domain as its provider named it beside a URL that names another host (a
+    Gemini grounding redirect's ``web.domain``): what a ``site:`` check reads it on."""
+
+    @model_serializer(mode="wrap")
+    def _without_absent_domain(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Leave out a ``domain`` never given, so a source's JSON shape stays as it was.
+
+        Only a redirected result can carry one (Gemini's, and only where Google fills it).
+        """
+        data = handler(self)
+        if self.domain is None and isinstance(data, dict):
+            data.pop("domain", None)
+        return data
 
 
 class SearchCitation(_Frozen):

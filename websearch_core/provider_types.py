@@ -59,6 +59,10 @@ class ProviderInfo:
     The spec's Perplexity keeps the two apart: ``num_search_results`` is how broadly the
     API searches (API-key mode only) and ``limit`` slices the sources in every mode. Every
     other provider collapses them (``num_search_results`` before ``limit``)."""
+    answer_numbers_sources: bool = False
+    """Its answer cites with ``[n]`` markers that number its sources in order (Perplexity's
+    ``[2]`` is its second ``citations`` URL, its second source): the filters renumber them
+    when they drop a source (:mod:`~websearch_core.filters.markers`)."""
     index: str | None = None
     """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
     setup_hint: str | None = None

@@ -17,12 +17,13 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from urllib.parse import unquote_plus
+from urllib.parse import unquote_plus, urlsplit
 
 import pytest
 
 from tests.functional._sim_helpers import sim_client
 from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.filters.redirects import is_redirect
 from websearch_core.models import FilterName, SearchResponse, SearchSource
 from websearch_core.providers import PROVIDER_REGISTRY, get_provider
 from websearch_core.testing import RecordedRequest, SimResult, Simulator
@@ -317,6 +318,10 @@ class Served:
     """Pages it returns with a snippet, which a local phrase or term check reads."""
     verbatim: set[str]
     """Pages whose snippet is the page's own (an answer engine may quote its answer)."""
+    titled: set[str] = field(default_factory=set)
+    """Pages returned with a title of their own: not their URL or host, as an answer
+    engine without titles gives (Gemini's is the site), nor a redirect's site (an
+    ``intitle:`` check cannot read those)."""
 
     @classmethod
     def of(cls, response: SearchResponse) -> "Served":
@@ -331,6 +336,12 @@ class Served:
                 for p in PAGES
                 if _url(s) == p.url and s.snippet == p.snippet
             },
+            titled={
+                _url(s)
+                for s in sources
+                if s.title not in (s.url, urlsplit(s.url).hostname)
+                and not is_redirect(urlsplit(s.url))
+            },
         )
 
     def checkable(self, case: Case, page: Page) -> bool:
@@ -339,6 +350,8 @@ class Served:
             return page.url in self.dated
         if case.name in ("phrase", "exclude_terms"):
             return page.url in self.described
+        if case.name in ("in_title", "exclude_in_title"):
+            return page.url in self.titled
         return True
 
     def judged(self, case: Case, url: str) -> bool:

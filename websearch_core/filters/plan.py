@@ -22,6 +22,7 @@ from ..models import (
     SearchResponse,
     SearchSource,
 )
+from .markers import renumbered
 from .merge import RequestedFilters, requested_filters
 from .post import Dropped, drop_counts, kept_citations, post_filter
 from .query import Token, is_negated_filetype
@@ -70,6 +71,9 @@ class FilterPlan:
     checked_only: frozenset[tuple[FilterName, str]] = frozenset()
     """``(filter, value)`` sent as no operator or parameter, only checked here (a site
     with a path sent to an HTML engine as a word): recorded as ``post`` alone."""
+    numbered_answer: bool = False
+    """The provider's answer numbers its sources with ``[n]`` markers, renumbered here
+    when a check drops a source (``ProviderInfo.answer_numbers_sources``)."""
 
 
 def ways_for(
@@ -268,6 +272,7 @@ def plan_filters(
         checked_only(wanted, style)
         if wanted.site_paths or wanted.exclude_site_paths
         else frozenset(),
+        info.answer_numbers_sources,
     )
 
 
@@ -284,12 +289,16 @@ def apply_plan(
     # What the provider itself recorded: a filter it had to drop (Brave's 422 on a language
     # it does not take) is ignored, whatever the plan meant to do with it upstream; one
     # that only part of its results met (an aggregate's engine that ignored it) is partly so.
-    upstream = {f.name: f.applied for f in response.filters}
-    # The engines of an aggregate that ignored it outright, named in the note.
-    unapplied_by = {f.name: f.unapplied_by for f in response.filters}
+    # Each value as recorded (an aggregate's engines record ``site:a.org`` and ``site:b.org``
+    # apart), else the filter's last record (a provider's own holds the value it sent,
+    # Brave's ``de`` for a ``deu`` asked).
+    upstream: dict[FilterName | tuple[FilterName, str], AppliedFilter]
+    upstream = {f.name: f for f in response.filters}
+    upstream.update({(f.name, f.value): f for f in response.filters})
 
     def ways(name: FilterName, value: str) -> tuple[FilterWay, ...]:
-        recorded = upstream.get(name, ())
+        found = upstream.get((name, value)) or upstream.get(name)
+        recorded = found.applied if found is not None else ()
         if recorded == ("ignored",):
             return ("ignored",)
         planned = ("post",) if (name, value) in plan.checked_only else plan.ways[name]
@@ -298,14 +307,17 @@ def apply_plan(
             # by its check): those are what happened, with the aggregate's own check.
             own = ("post",) if name in plan.checks else ()
             planned = tuple(w for w in _APPLYING_WAYS if w in recorded or w in own)
-        if ("ignored" in recorded or name in checked.unchecked) and "ignored" not in planned:
+        unchecked = not checked.checked_all(name, value)
+        if ("ignored" in recorded or unchecked) and "ignored" not in planned:
             return (*planned, "ignored")
         return planned
 
     def entry(name: FilterName, value: str) -> AppliedFilter:
         applied = ways(name, value)
         partly = len(applied) > 1 and "ignored" in applied
-        by = unapplied_by.get(name, ()) if partly else ()
+        # The engines of an aggregate that ignored it outright, named in the note.
+        found = upstream.get((name, value)) or upstream.get(name)
+        by = found.unapplied_by if partly and found is not None else ()
         return AppliedFilter(name=name, value=value, applied=applied, unapplied_by=by)
 
     record = (
@@ -320,8 +332,10 @@ def apply_plan(
         "sources": checked.sources,
         "filters": record,
         # A citation is a URL the answer names: checked as the sources are, on its URL.
-        "citations": kept_citations(response.citations, plan.wanted, plan.checks),
+        "citations": kept_citations(response.citations, plan.wanted, plan.checks, response.sources),
     }
+    if plan.numbered_answer and response.answer and len(checked.sources) < len(response.sources):
+        update["answer"] = _answer_renumbered(response, checked.sources)
     if response.sources and not checked.sources:
         # What the engine made of the pages just dropped (an answer engine's text, Tavily's
         # answer, Kagi's summary, their citations, the follow-up questions and searches)
@@ -330,6 +344,19 @@ def apply_plan(
         # on to a provider that keeps to them.
         update.update(answer=None, citations=(), related_questions=(), search_queries=())
     return response.model_copy(update=update)
+
+
+def _answer_renumbered(response: SearchResponse, kept: Sequence[SearchSource]) -> str:
+    """``response``'s answer, its ``[n]`` markers counting the ``kept`` sources alone.
+
+    The sources shown are numbered as kept (:func:`~.markers.renumbered`); ``kept`` are
+    the very objects of ``response.sources`` that passed, so their places are found by
+    identity, a URL given twice included.
+    """
+    passed = {id(source) for source in kept}
+    places = {n for n, source in enumerate(response.sources, start=1) if id(source) in passed}
+    answer = response.answer or ""
+    return renumbered(answer, len(response.sources), places)
 
 
 def unmatched_filters(
@@ -406,12 +433,15 @@ def engines_record(
         >>> record.applied, record.unapplied_by
         (('native', 'ignored'), ('duckduckgo',))
     """
-    merged: dict[FilterName, tuple[str, list[tuple[str, tuple[FilterWay, ...]]]]] = {}
+    merged: dict[tuple[FilterName, str], list[tuple[str, tuple[FilterWay, ...]]]] = {}
     for engine, record in records:
         for item in record:
-            merged.setdefault(item.name, (item.value, []))[1].append((engine, item.applied))
+            # Each value apart: merged by name, ``site:a.org site:b.org`` came out as one
+            # record of ``a.org`` holding both values' ways, which the aggregate's record
+            # then lent to every value of the filter.
+            merged.setdefault((item.name, item.value), []).append((engine, item.applied))
     result = []
-    for name, (value, applied) in merged.items():
+    for (name, value), applied in merged.items():
         used = {way for _, ways in applied for way in ways}
         if "ignored" not in used:
             ways = tuple(way for way in _APPLYING_WAYS if way in used)

@@ -22,12 +22,13 @@ from urllib.parse import SplitResult, urlsplit
 from ..domain_names import ascii_host
 from ..models import FilterName, Recency, SearchCitation, SearchSource
 from .merge import RequestedFilters
-from .redirects import is_redirect, named_host
+from .redirects import is_redirect, redirected_host
 
 __all__ = [
     "DATE_FILTERS",
     "Dropped",
     "PostResult",
+    "Unchecked",
     "drop_counts",
     "failed_checks",
     "kept_citations",
@@ -45,6 +46,9 @@ _RECENCY_SPAN: Final[dict[Recency, timedelta]] = {
 """Generous spans (a month of 31 days): a provider's own rounding should not lose results."""
 Dropped: TypeAlias = tuple[tuple[FilterName, int], ...]
 """Filters that dropped results, each with how many, in the order filters are listed."""
+Unchecked: TypeAlias = FilterName | tuple[FilterName, str]
+"""A filter some kept result could not be checked for: every value of it (its name), or
+one value (``("include_domains", "weather.gov/forecast")``) where the others were."""
 _ISO_DAY: Final = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})")
 
 
@@ -53,7 +57,11 @@ class PostResult:
     """The results that passed, and which filters met results they could not check."""
 
     sources: tuple[SearchSource, ...]
-    unchecked: frozenset[FilterName]
+    unchecked: frozenset[Unchecked]
+
+    def checked_all(self, name: FilterName, value: str) -> bool:
+        """Whether filter ``name``'s ``value`` was checked on every result kept."""
+        return name not in self.unchecked and (name, value) not in self.unchecked
 
 
 def published_at(source: SearchSource, now: datetime) -> datetime | None:
@@ -174,11 +182,14 @@ def _passes(
     source: SearchSource,
     wanted: RequestedFilters,
     checks: frozenset[FilterName],
-    unchecked: set[FilterName],
+    unchecked: set[Unchecked],
 ) -> bool:
     parts = urlsplit(source.url)
-    if is_redirect(parts):
-        if not _passes_redirected(source.title, wanted, checks, unchecked):
+    redirected = is_redirect(parts)
+    if checks & _TITLE_CHECKS and (redirected or _titled_by_address(source, parts)):
+        checks = _without_title_checks(wanted, checks, unchecked)
+    if redirected:
+        if not _passes_redirected(source, wanted, checks, unchecked):
             return False
         if not _passes_words_in(source, wanted, checks - _PATH_CHECKS):
             return False
@@ -218,6 +229,37 @@ def _passes_url(
     )
 
 
+_TITLE_CHECKS: Final[frozenset[FilterName]] = frozenset({"in_title", "exclude_in_title"})
+
+
+def _titled_by_address(source: SearchSource, parts: SplitResult) -> bool:
+    """Whether ``source``'s title is its own URL or host, standing in for a page title.
+
+    Perplexity titles a source by its URL when it sends no ``search_results`` (both
+    captures); Gemini titles every grounding source by its site's domain.
+    """
+    title = source.title.strip().lower()
+    if title == source.url.lower():
+        return True
+    host = (parts.hostname or "").removeprefix("www.")
+    return bool(host) and title.removeprefix("www.") == host
+
+
+def _without_title_checks(
+    wanted: RequestedFilters, checks: frozenset[FilterName], unchecked: set[Unchecked]
+) -> frozenset[FilterName]:
+    """``checks`` less ``intitle:`` and ``-intitle:``, for a result with no page title.
+
+    A source titled by its own URL or host (Perplexity's, when it sends no
+    ``search_results``; a provider's stand-in for a missing title) or by the site a
+    redirect leads to (Gemini's ``weather.gov``) holds no words of the page's title:
+    ``intitle:`` judged on it read the URL or the site's name, and dropped or kept the
+    page on that. It is kept, and each such filter asked for is added to ``unchecked``.
+    """
+    unchecked.update(name for name in checks & _TITLE_CHECKS if getattr(wanted, name))
+    return checks - _TITLE_CHECKS
+
+
 _PATH_CHECKS: Final[frozenset[FilterName]] = frozenset(
     {"filetype", "exclude_filetype", "in_url", "exclude_in_url"}
 )
@@ -225,20 +267,20 @@ _PATH_CHECKS: Final[frozenset[FilterName]] = frozenset(
 
 
 def _passes_redirected(
-    title: str,
+    source: SearchSource,
     wanted: RequestedFilters,
     checks: frozenset[FilterName],
-    unchecked: set[FilterName],
+    unchecked: set[Unchecked],
 ) -> bool:
     """The URL checks of a result whose URL is a provider's redirect (:mod:`.redirects`).
 
-    Only the host its provider named in ``title`` is known (:func:`.redirects.named_host`),
-    and only once a site is asked for: the page's path, and with it a file type, a path
-    site or an ``inurl:`` word, is not. What cannot be judged keeps the result and is
-    recorded as not checked on it, as a result with no date is: dropping it dropped an
-    answer for a host never read.
+    Only the host its provider named is known, in its ``domain`` or else its title
+    (:func:`.redirects.redirected_host`), and only once a site is asked for: the page's
+    path, and with it a file type, a path site or an ``inurl:`` word, is not. What cannot
+    be judged keeps the result and is recorded as not checked on it, as a result with no
+    date is: dropping it dropped an answer for a host never read.
     """
-    unknown = {
+    unknown: set[Unchecked] = {
         name
         for name in checks & _PATH_CHECKS
         if getattr(wanted, name)  # each of these filters is a field of the same name
@@ -248,7 +290,7 @@ def _passes_redirected(
         wanted.exclude_domains or wanted.exclude_site_paths
     )
     if wants_site or shuns_site:
-        host = named_host(title)
+        host = redirected_host(source.title, source.domain)
         if host is None:
             unknown.update(_site_filters(wants_site, shuns_site))
         elif not _passes_named_host(host, wanted, wants_site, shuns_site, unknown):
@@ -268,12 +310,13 @@ def _passes_named_host(
     wanted: RequestedFilters,
     wants_site: bool,
     shuns_site: bool,
-    unknown: set[FilterName],
+    unknown: set[Unchecked],
 ) -> bool:
     """Whether a redirect's named ``host`` is on a site wanted and on none kept out.
 
     A site asked with a path (``site:a.org/docs``) on the host named cannot be decided
-    without the page's path: the result is kept and the filter added to ``unknown``.
+    without the page's path: the result is kept and that value (the filter's other values
+    were decided on the host) added to ``unknown``.
     """
     if wants_site:
         with_path = {site for site, _ in wanted.site_paths}
@@ -281,13 +324,19 @@ def _passes_named_host(
         if not _host_in(host, whole):
             if not _host_in(host, with_path):
                 return False
-            unknown.add("include_domains")
+            unknown.update(_path_values("include_domains", host, wanted.site_paths))
     if shuns_site:
         if _host_in(host, wanted.exclude_domains):
             return False
-        if _host_in(host, (site for site, _ in wanted.exclude_site_paths)):
-            unknown.add("exclude_domains")
+        unknown.update(_path_values("exclude_domains", host, wanted.exclude_site_paths))
     return True
+
+
+def _path_values(
+    name: FilterName, host: str, site_paths: Iterable[tuple[str, str]]
+) -> set[Unchecked]:
+    """``(name, value)`` for each path site on ``host``, valued as the record lists it."""
+    return {(name, f"{site}{path}") for site, path in site_paths if _host_in(host, (site,))}
 
 
 def post_filter(
@@ -316,9 +365,9 @@ def post_filter(
     }
     date_checks = frozenset(name for name in checks & DATE_FILTERS if asked[name])
     kept: list[SearchSource] = []
-    unchecked: set[FilterName] = set()
+    unchecked: set[Unchecked] = set()
     for source in sources:
-        maybe: set[FilterName] = set()
+        maybe: set[Unchecked] = set()
         if not _passes(source, wanted, checks, maybe):
             continue
         if date_checks:
@@ -346,13 +395,19 @@ URL_CHECKS: Final[frozenset[FilterName]] = frozenset(
 
 
 def kept_citations(
-    citations: Sequence[SearchCitation], wanted: RequestedFilters, checks: frozenset[FilterName]
+    citations: Sequence[SearchCitation],
+    wanted: RequestedFilters,
+    checks: frozenset[FilterName],
+    sources: Sequence[SearchSource] = (),
 ) -> tuple[SearchCitation, ...]:
     """The ``citations`` whose URL passes the URL checks of ``checks``, in order.
 
     An answer engine's citations are listed in the answer the model reads, each with its
     URL: a PDF cited for ``-filetype:pdf``, or a page of a site kept out, stayed there after
-    the same URL was dropped from the sources, under a record saying it was checked.
+    the same URL was dropped from the sources, under a record saying it was checked. A
+    citation of one of ``sources`` (the provider's, before the checks) is judged with the
+    ``domain`` that source was given, as the source itself was: a Gemini citation carries
+    only the redirect and its title.
 
     Example:
         >>> from .merge import RequestedFilters
@@ -365,12 +420,16 @@ def kept_citations(
     url_checks = checks & URL_CHECKS
     if not url_checks or not citations:
         return tuple(citations)
-    scratch: set[FilterName] = set()
+    scratch: set[Unchecked] = set()
+    domains = {source.url: source.domain for source in sources if source.domain}
     return tuple(
         citation
         for citation in citations
         if _passes(
-            SearchSource(title=citation.title, url=citation.url), wanted, url_checks, scratch
+            SearchSource(title=citation.title, url=citation.url, domain=domains.get(citation.url)),
+            wanted,
+            url_checks,
+            scratch,
         )
     )
 
@@ -414,7 +473,7 @@ def drop_counts(
     """
     moment = now or datetime.now(UTC)
     counts: dict[FilterName, int] = {}
-    scratch: set[FilterName] = set()
+    scratch: set[Unchecked] = set()
     for name in sorted(checks):
         alone = frozenset({name})
         dropped = 0

@@ -4,10 +4,11 @@ Gemini's grounding sources come as ``https://vertexaisearch.cloud.google.com/
 grounding-api-redirect/<token>`` (both real captures, ``fixtures/gemini/``), the page's
 site only in the chunk's ``title`` (``weather.gov``, ``accuweather.com``); Google's types
 also document a ``domain`` field ("Domain of the (original) URI"), filled on Vertex AI
-alone and in no capture. Judged on its URL, such a source is on Google's host with a path
-naming no file type: ``site:weather.gov`` dropped all five sources of the capture and the
-answer with them, while ``-site:weather.gov`` and ``-filetype:pdf`` kept every one under a
-record saying they were checked. The URL stays what the provider sent (resolving it would
+alone and in no capture, read first where given (:func:`redirected_host`). Judged on its
+URL, such a source is on Google's host with a path naming no file type:
+``site:weather.gov`` dropped all five sources of the capture and the answer with them,
+while ``-site:weather.gov`` and ``-filetype:pdf`` kept every one under a record saying
+they were checked. The URL stays what the provider sent (resolving it would
 cost a request per source, see the Gemini provider's notes); only the checks read the host
 from where the provider names it, and a result whose host nothing names is kept and its
 filter recorded as not checked on it.
@@ -23,7 +24,7 @@ from urllib.parse import SplitResult
 
 from ..domain_names import domain_name
 
-__all__ = ["REDIRECTS", "Redirect", "is_redirect", "named_host"]
+__all__ = ["REDIRECTS", "Redirect", "is_redirect", "named_host", "redirected_host"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,22 +63,50 @@ def is_redirect(parts: SplitResult) -> bool:
     )
 
 
-def named_host(title: str) -> str | None:
-    """The host a redirected result's title names, when the title is a bare domain name.
+def redirected_host(title: str, domain: str | None) -> str | None:
+    """The host a redirected result is on: the ``domain`` its provider gave, else its title's.
 
-    Gemini titles a grounding source with its site's domain; a title that is a page's
-    words (``Weather information for San Francisco``) names no host, and ``None`` says the
-    host is unknown rather than guessed.
+    Gemini's ``web.domain`` (documented, filled on Vertex AI only) names the page's
+    domain outright, so it wins over a title, which names one only by the way Google
+    titles a source (:func:`named_host`); ``None`` when neither names a host.
 
     Example:
-        >>> named_host("WWW.Weather.gov"), named_host("Weather in Paris")
+        >>> redirected_host("Node.js", "nodejs.org"), redirected_host("weather.gov", None)
+        ('nodejs.org', 'weather.gov')
+        >>> redirected_host("Node.js", None) is None
+        True
+    """
+    if domain:
+        host = domain.strip().lower().removeprefix("www.")
+        if host and not any(host == redirect.host for redirect in REDIRECTS):
+            return host
+    return named_host(title)
+
+
+def named_host(title: str) -> str | None:
+    """The host a redirected result's title names, when the title is written as one.
+
+    Gemini titles a grounding source with its site's domain as a host is written, in
+    lower case (every one in both captures: ``weather.gov``, ``wunderground.com``,
+    ``accuweather.com``, ``timeanddate.com``); a title that is a page's words (``Weather
+    information for San Francisco``) names no host. Neither does a name written with
+    capitals: ``Node.js``, ``Vue.js`` and ``ASP.NET`` have a domain's shape, yet are a
+    product's or a page's name, and read as hosts they dropped a page of nodejs.org for
+    ``site:nodejs.org``. ``None`` says the host is unknown rather than guessed.
+
+    Example:
+        >>> named_host("www.weather.gov"), named_host("Weather in Paris")
         ('weather.gov', None)
+        >>> named_host("Node.js"), named_host("ASP.NET"), named_host("Vue.js")
+        (None, None, None)
         >>> named_host("vertexaisearch.cloud.google.com") is None
         True
     """
-    text = title.strip().lower().removeprefix("www.")
-    if not text or any(character.isspace() for character in text):
+    text = title.strip()
+    # Upper case read against (not ``islower``, false for a name in a script without case).
+    if not text or text != text.lower() or any(character.isspace() for character in text):
         return None
+    text = text.removeprefix("www.")
     if _PLAIN_NAME.match(text):  # the titles seen: read at once, not through the checks
         host = text
     else:

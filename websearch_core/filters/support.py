@@ -75,12 +75,16 @@ TERM_OPERATORS: Final[frozenset[FilterName]] = frozenset({"phrase", "exclude_ter
 in the query as typed (the behaviour reference's ``phrases`` and ``negation``), since taking
 the quotes off asks for the words anywhere and taking ``-term`` off asks for the term."""
 _DATE_DIRECTIVES: Final[frozenset[FilterName]] = frozenset({"date_after", "date_before"})
-_SURE_FROM_URL: Final[frozenset[FilterName]] = frozenset(
-    {"include_domains", "exclude_domains", "exclude_filetype"}
-)
+_SURE_FROM_URL: Final[frozenset[FilterName]] = URL_TITLE_OPERATORS | {
+    "include_domains",
+    "exclude_domains",
+    "exclude_filetype",
+}
 """What an answer engine's sources are checked on: what their URLs tell for sure (the
-host; a type the path names), where their snippets are not judged."""
-_TYPE_KEPT_OUT: Final[frozenset[FilterName]] = frozenset({"exclude_filetype"})
+host; a type the path names; an ``inurl:`` word) and the title each is given (where it
+is not its URL or a redirect's site), where their snippets are not judged."""
+_UNTRUSTED: Final[frozenset[FilterName]] = URL_TITLE_OPERATORS | {"exclude_filetype"}
+"""Operators an answer engine is sent and its docs never promise to keep: checked too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +173,11 @@ class FilterSupport:
         is ignored.
         A native domain list the API cannot carry (``domain_limit``, ``one_domain_list``)
         is written into the question as ``site:`` / ``-site:``, as if it had no parameter.
-        ``inurl:`` and ``intitle:`` stay too; ``intext:`` only with ``google_syntax`` (the
+        ``inurl:`` and ``intitle:`` stay too, and are checked on the sources as the
+        reference's post-filter checks them (6.6): trusted, a source without the word
+        asked was kept under a record saying the engine applied it (a source whose title
+        is no page title is kept and the check recorded as not made on it, see
+        :mod:`~websearch_core.filters.post`); ``intext:`` only with ``google_syntax`` (the
         behaviour reference sends it to Gemini and OpenAI, not to Perplexity, Anthropic or
         xAI), else it is taken out and ignored.
         """
@@ -180,7 +188,7 @@ class FilterSupport:
             native=native,
             query=written - native,
             checked=_SURE_FROM_URL,
-            unpromised=_TYPE_KEPT_OUT - native,
+            unpromised=_UNTRUSTED - native,
             domain_limit=domain_limit,
             one_domain_list=one_domain_list,
             query_fallback=written & native,

@@ -126,6 +126,7 @@ INFO = ProviderInfo(
     default_results=20,
     max_results=None,
     sources_cut_by_limit=True,
+    answer_numbers_sources=True,
     index="perplexity",
     filters=_FILTERS,
 )

@@ -1,0 +1,53 @@
+"""An answer's ``[n]`` markers, renumbered after the sources they count were filtered.
+
+Perplexity writes its answer with markers that number its ``citations`` in order
+(``...844,000 from authoritative U.S. data sources.[2][3][5][7]`` in
+``fixtures/perplexity/chat_completions_sonar_citations.json``), and its sources are those
+URLs in that order, so ``[2]`` is the second source. The answer is printed above the
+sources, each numbered ``[n]`` as shown: once a filter drops one, every later marker named
+the source after the one it meant, and a marker of the source dropped named a source the
+filter kept. The other answer engines' captures write no such markers (Gemini's supports
+name chunk indices beside the text; OpenAI, Kimi and OpenRouter link a URL in the text;
+Anthropic, xAI and Z.AI cite in blocks or annotations), so this is declared per provider
+(``ProviderInfo.answer_numbers_sources``).
+"""
+
+import re
+from collections.abc import Collection
+from typing import Final
+
+__all__ = ["renumbered"]
+
+_MARKER: Final = re.compile(r"\[(\d{1,4})\](?!\()")
+"""``[n]`` as an answer cites with it; not a Markdown link's text (``[1](https://...)``)."""
+
+
+def renumbered(answer: str, count: int, kept: Collection[int]) -> str:
+    """``answer`` with each marker naming the source it meant as the sources now stand.
+
+    Args:
+        answer: The answer as the provider wrote it.
+        count: How many sources the markers numbered (the provider's, before the checks):
+            a number past them is not a marker of ours (a year in brackets, an index) and
+            stays as written.
+        kept: The 1-based numbers, among those ``count``, of the sources the filters kept.
+
+    Returns:
+        The answer with a kept source's marker renumbered to its place among the kept,
+        and a dropped source's marker taken out: it cited a page the filters refused, and
+        left in place it would name whichever source now holds its number.
+
+    Example:
+        >>> renumbered("Big.[1][2] Small.[3] See a[9].", 3, {2, 3})
+        'Big.[1] Small.[2] See a[9].'
+    """
+    place = {old: new for new, old in enumerate(sorted(kept), start=1)}
+
+    def marker(match: re.Match[str]) -> str:
+        number = int(match[1])
+        if not 1 <= number <= count:
+            return match[0]
+        new = place.get(number)
+        return "" if new is None else f"[{new}]"
+
+    return _MARKER.sub(marker, answer)
