@@ -205,3 +205,20 @@ async def test_engines_that_found_nothing_still_say_no_renderable_content(
         result = await ws.run("laravel site:github.com", provider="public", use_cache=False)
     assert result.error == "Public Web returned no renderable search content."
     assert result.response.attempts[0].status == 204
+
+
+async def test_each_site_value_is_recorded_apart(sim: Simulator) -> None:
+    """A guard (passes before and after): ``site:a site:b -site:c`` reads one record per
+    value, each with the ways every engine used for it. The engines' records were merged
+    by name (one record of the first site holding both sites' ways), which stood only as
+    long as every value of a filter went the same way in each engine."""
+    query = "laravel site:github.com site:builtin.com -site:github.com/laravel/framework"
+    async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
+        result = await ws.run(query, provider="public", use_cache=False)
+    assert result.error is None, result.error
+    assert [s.url for s in result.response.sources] == [PAGES[0].url, PAGES[1].url]
+    assert [(f.name, f.value, f.applied) for f in result.response.filters] == [
+        ("include_domains", "github.com", ("query", "post")),
+        ("include_domains", "builtin.com", ("query", "post")),
+        ("exclude_domains", "github.com/laravel/framework", ("query", "post")),
+    ]

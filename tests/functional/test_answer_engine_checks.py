@@ -1,0 +1,239 @@
+"""What the filters check on answer engines' sources, and what the record and answer say.
+
+Stop 53 (filters53) served real captures through the loopback simulator and found:
+
+* a Gemini grounding redirect was judged on its title alone, though Google documents a
+  ``domain`` beside it (``Domain of the (original) URI``); and any title shaped like a
+  domain read as a host, ``Node.js`` and ``Vue.js`` among them, so ``site:nodejs.org``
+  dropped the Node.js page (and, with no other source on the site, the answer);
+* Perplexity's answer numbers its sources (``...data sources.[2][3][5][7]``): after a
+  filter dropped the second source, ``[3]`` named the source shown fourth;
+* ``inurl:`` and ``intitle:`` were sent to answer engines and trusted, recorded ``query``,
+  while a source without the word asked stayed;
+* a value of a filter that could not be decided (a path site on the host a redirect
+  names) marked every value of the filter unchecked.
+
+Gemini's capture (``gemini/stream_generate_content_google_search.sse``) has no ``domain``
+field: the tests that need one add it to a grounding chunk, as Vertex AI sends it.
+"""
+
+import json
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.conftest import read_capture
+from tests.functional._sim_helpers import sim_client
+from websearch_core import SearchResponse
+from websearch_core.filters.note import ignored_note
+from websearch_core.testing import Fault, SimResult, Simulator
+
+GEMINI_CAPTURE = "gemini/stream_generate_content_google_search.sse"
+PERPLEXITY_CAPTURE = "perplexity/chat_completions_sonar_citations.json"
+EVENT_STREAM = {"Content-Type": "text/event-stream"}
+JSON_BODY = {"Content-Type": "application/json"}
+WEATHER = "weather in San Francisco"
+POPULATION = "san francisco population"
+_MARKER = re.compile(r"\[(\d+)\]")
+
+
+@pytest.fixture(autouse=True)
+def _no_sign_ins(monkeypatch: pytest.MonkeyPatch, no_gemini_variables: None) -> None:
+    monkeypatch.delenv("PERPLEXITY_COOKIES", raising=False)
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["gemini", "perplexity", "anthropic"]) as simulator:
+        yield simulator
+
+
+def _gemini_events(title: str | None = None, domain: str | None = None) -> str:
+    """The captured stream, weather.gov's grounding chunk retitled and given a ``domain``."""
+    text = read_capture(GEMINI_CAPTURE).decode("utf-8").replace("\r\n", "\n")
+    before = '"title": "weather.gov"'
+    assert before in text
+    after = f'"title": {json.dumps(title or "weather.gov")}'
+    if domain is not None:
+        after += f', "domain": {json.dumps(domain)}'
+    text = text.replace(before, after)
+    return "".join(f"{event}\n\n" for event in text.split("\n\n") if event.strip())
+
+
+async def _gemini(
+    sim: Simulator, query: str, title: str | None = None, domain: str | None = None
+) -> SearchResponse:
+    sim["gemini"].enqueue(Fault.http(200, _gemini_events(title, domain), EVENT_STREAM))
+    async with sim_client(sim) as ws:
+        return await ws.search(query, provider="gemini")
+
+
+async def _perplexity(sim: Simulator, query: str) -> SearchResponse:
+    body = read_capture(PERPLEXITY_CAPTURE).decode("utf-8")
+    sim["perplexity"].enqueue(Fault.http(200, body, JSON_BODY))
+    async with sim_client(sim) as ws:
+        return await ws.search(query, provider="perplexity")
+
+
+def _record(response: SearchResponse) -> dict[tuple[str, str], tuple[str, ...]]:
+    return {(f.name, f.value): tuple(f.applied) for f in response.filters}
+
+
+# --- 1. Gemini's domain -------------------------------------------------------------------
+
+
+async def test_a_redirect_is_judged_on_the_domain_gemini_names_beside_it(
+    sim: Simulator,
+) -> None:
+    # Failed before: the domain was not read, the title named no host, and the source was
+    # kept under `query, post, ignored` (wanted) or kept outright (kept out).
+    retitled = "National Weather Service forecast"
+    plain = await _gemini(sim, WEATHER, retitled, "weather.gov")
+    (on_site,) = [s for s in plain.sources if s.title == retitled]
+    assert on_site.domain == "weather.gov"
+    wanted = await _gemini(sim, f"{WEATHER} site:weather.gov", retitled, "weather.gov")
+    assert [s.url for s in wanted.sources] == [on_site.url]
+    assert {c.url for c in wanted.citations} == {on_site.url}
+    assert _record(wanted) == {("include_domains", "weather.gov"): ("query", "post")}
+    shunned = await _gemini(sim, f"{WEATHER} -site:weather.gov", retitled, "weather.gov")
+    assert on_site.url not in {s.url for s in shunned.sources}
+    assert on_site.url not in {c.url for c in shunned.citations}
+    assert len(shunned.sources) == len(plain.sources) - 1
+    assert shunned.answer == plain.answer
+
+
+async def test_the_domain_wins_over_a_title_naming_another_host(sim: Simulator) -> None:
+    # Failed before: the title's weather.gov was read, and the source kept for it.
+    response = await _gemini(sim, f"{WEATHER} -site:noaa.gov", "weather.gov", "nws.noaa.gov")
+    assert "weather.gov" not in {s.title for s in response.sources}
+
+
+# --- 2. A title shaped like a domain -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "query"),
+    [
+        ("Node.js", "site:nodejs.org"),
+        ("Vue.js", "site:vuejs.org"),
+        ("ASP.NET", "-site:asp.net"),
+    ],
+)
+async def test_a_product_name_is_not_read_as_a_host(sim: Simulator, title: str, query: str) -> None:
+    # Failed before: the name read as the host node.js (vue.js, asp.net) and the source was
+    # dropped: for the wanted sites every source went and the search failed.
+    name = "include_domains" if query.startswith("site:") else "exclude_domains"
+    response = await _gemini(sim, f"{WEATHER} {query}", title)
+    assert title in {s.title for s in response.sources}
+    assert response.answer
+    assert _record(response) == {(name, query.split(":", 1)[1]): ("query", "post", "ignored")}
+
+
+async def test_a_product_name_titled_source_is_judged_on_its_domain(sim: Simulator) -> None:
+    # Failed before: `Node.js` read as a host, every source dropped, the search failed.
+    response = await _gemini(sim, f"{WEATHER} site:nodejs.org", "Node.js", "nodejs.org")
+    assert [s.title for s in response.sources] == ["Node.js"]
+    assert _record(response) == {("include_domains", "nodejs.org"): ("query", "post")}
+
+
+async def test_a_lower_case_domain_title_is_still_read(sim: Simulator) -> None:
+    """A guard: every redirect title of the captures is a lower-case domain, read as one."""
+    response = await _gemini(sim, f"{WEATHER} site:accuweather.com")
+    assert [s.title for s in response.sources] == ["accuweather.com"]
+    assert _record(response) == {("include_domains", "accuweather.com"): ("query", "post")}
+
+
+# --- 3. The answer's [n] markers ------------------------------------------------------------
+
+
+def _cited(response: SearchResponse) -> list[str | None]:
+    """The URL each ``[n]`` of the answer names among the sources shown, in order."""
+    sources = response.sources
+    return [
+        sources[int(n) - 1].url if 0 < int(n) <= len(sources) else None
+        for n in _MARKER.findall(response.answer or "")
+    ]
+
+
+async def test_perplexity_markers_name_the_sources_shown_after_a_drop(sim: Simulator) -> None:
+    # Failed before: the markers kept the provider's numbers; with Wikipedia (the second)
+    # dropped, [3] named the fourth source shown and [7] none.
+    plain = await _perplexity(sim, POPULATION)
+    dropped = "https://en.wikipedia.org/wiki/San_Francisco"
+    assert dropped in {s.url for s in plain.sources}
+    response = await _perplexity(sim, f"{POPULATION} -site:en.wikipedia.org")
+    assert dropped not in {s.url for s in response.sources}
+    assert len(response.sources) == len(plain.sources) - 1
+    assert _cited(response) == [url for url in _cited(plain) if url != dropped]
+    assert _MARKER.sub("", response.answer or "") == _MARKER.sub("", plain.answer or "")
+
+
+async def test_an_answer_is_left_alone_when_no_source_is_dropped(sim: Simulator) -> None:
+    """A guard: every source passes, so every marker keeps its number."""
+    plain = await _perplexity(sim, POPULATION)
+    response = await _perplexity(sim, f"{POPULATION} -site:example.com")
+    assert response.answer == plain.answer
+
+
+async def test_gemini_answer_without_markers_is_left_alone(sim: Simulator) -> None:
+    """A guard: Gemini's answer names no source by number (its supports carry indices)."""
+    plain = await _gemini(sim, WEATHER)
+    response = await _gemini(sim, f"{WEATHER} -site:weather.gov")
+    assert len(response.sources) < len(plain.sources)
+    assert response.answer == plain.answer
+
+
+# --- 4. inurl: and intitle: ----------------------------------------------------------------
+
+
+async def test_inurl_is_checked_on_an_answer_engines_sources_and_citations(
+    sim: Simulator,
+) -> None:
+    # Failed before: all seven sources and citations kept, recorded `query` alone.
+    plain = await _perplexity(sim, POPULATION)
+    response = await _perplexity(sim, f"{POPULATION} -inurl:worldpopulationreview")
+    kept = [s.url for s in plain.sources if "worldpopulationreview" not in s.url]
+    assert len(kept) < len(plain.sources)
+    assert [s.url for s in response.sources] == kept
+    assert all("worldpopulationreview" not in c.url for c in response.citations)
+    assert _record(response) == {("exclude_in_url", "worldpopulationreview"): ("query", "post")}
+
+
+async def test_intitle_on_sources_titled_by_their_url_is_recorded_not_checked(
+    sim: Simulator,
+) -> None:
+    # Failed before: recorded `query`, as if the engine had applied it. The capture has no
+    # search_results, so every source is titled by its URL: nothing to check.
+    plain = await _perplexity(sim, POPULATION)
+    response = await _perplexity(sim, f"{POPULATION} -intitle:population")
+    assert [s.url for s in response.sources] == [s.url for s in plain.sources]
+    assert _record(response) == {("exclude_in_title", "population"): ("query", "post", "ignored")}
+    note = "Filters not applied: exclude_in_title=population (some results unchecked)."
+    assert ignored_note(response) == note
+
+
+async def test_intitle_is_checked_on_an_answer_engines_titled_sources(sim: Simulator) -> None:
+    # Failed before: the page titled "Laravel guide" stayed, recorded `query`.
+    sim["anthropic"].results = [
+        SimResult("Laravel", "https://laravel.com/docs", "The PHP framework."),
+        SimResult("Laravel guide", "https://builtin.com/laravel", "A guide."),
+    ]
+    async with sim_client(sim) as ws:
+        response = await ws.search("laravel -intitle:guide", provider="anthropic")
+    assert [s.title for s in response.sources] == ["Laravel"]
+    assert _record(response) == {("exclude_in_title", "guide"): ("query", "post")}
+
+
+# --- 5. Each value recorded as applied ------------------------------------------------------
+
+
+async def test_an_undecided_path_site_marks_only_its_own_value(sim: Simulator) -> None:
+    # Failed before: both values read `query, post, ignored`, though accuweather.com was
+    # decided on every source (its host named) and only the path under weather.gov was not.
+    response = await _gemini(sim, f"{WEATHER} site:weather.gov/forecast site:accuweather.com")
+    assert sorted(s.title for s in response.sources) == ["accuweather.com", "weather.gov"]
+    assert _record(response) == {
+        ("include_domains", "weather.gov/forecast"): ("query", "post", "ignored"),
+        ("include_domains", "accuweather.com"): ("query", "post"),
+    }
