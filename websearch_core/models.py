@@ -389,20 +389,12 @@ class SearchSource(_Frozen):
     content: PageContent | None = None
     """The page behind the result: the text the provider sent with it (Tavily, Exa,
     Firecrawl, Jina), or the page fetched for ``include_content=True``; else ``None``."""
-    domain: str | None = None
+    domain: str | None = Field(default=None, exclude=True)
     """The page's domain as its provider named it beside a URL that names another host (a
-    Gemini grounding redirect's ``web.domain``): what a ``site:`` check reads it on."""
-
-    @model_serializer(mode="wrap")
-    def _without_absent_domain(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """Leave out a ``domain`` never given, so a source's JSON shape stays as it was.
-
-        Only a redirected result can carry one (Gemini's, and only where Google fills it).
-        """
-        data = handler(self)
-        if self.domain is None and isinstance(data, dict):
-            data.pop("domain", None)
-        return data
+    Gemini grounding redirect's ``web.domain``): what a ``site:`` check reads it on. Only
+    the checks read it, before the response is cached or shown, so it is left out of the
+    JSON: a source's shape stays as it was, and a serializer dropping it when absent
+    tripled the cost of dumping every response (10 sources: ~10 us -> ~35 us)."""
 
 
 class SearchCitation(_Frozen):
