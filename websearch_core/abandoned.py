@@ -49,16 +49,17 @@ def close_on_its_loop(session: "aiohttp.ClientSession", loop: asyncio.AbstractEv
 def _close_soon(session: "aiohttp.ClientSession", loop: asyncio.AbstractEventLoop) -> None:
     """Have ``loop`` close ``session`` (collection may run on any thread, or on no loop).
 
-    On a loop closed by hand nothing can close it: that is reported, once per loop, in
-    the words the exit check uses (:mod:`websearch_core.closed_loops`), before aiohttp
-    reports the session as it is collected.
+    On a loop closed without shutting down, which can run nothing, its connections are
+    closed without it and that is said as the exit check says it
+    (:mod:`websearch_core.closed_loops`), so aiohttp has no unclosed session to report as
+    it is collected.
     """
     if session.closed:
         return
     if loop.is_closed():
-        from .closed_loops import say_left_on_closed_loop  # only when one was left
+        from .closed_loops import close_left_on_closed_loop  # only when one was left
 
-        say_left_on_closed_loop(loop, set())
+        close_left_on_closed_loop(session, loop)
         return
     try:
         loop.call_soon_threadsafe(_start_closing, session, loop)

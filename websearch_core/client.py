@@ -74,6 +74,7 @@ from .imports_outlasted import ImportsOutlastedDeadline
 from .key_names import key_checks_waiting, left_out, report_misnamed_key_variables
 from .key_shapes import imported_infos, report_key_shapes
 from .loop_run import run_to_end
+from .loop_runners import note_loop_runner
 from .loop_servers import blocked_origin, sync_call_blocks_server
 from .loop_worker import run_on_worker_thread
 from .models import (
@@ -395,6 +396,7 @@ class WebSearch(SearchClosing):
             guard = _LoopGuard(loop, session)
             guard.generator = self._close_at_loop_end(guard)
             self._guards[loop] = guard
+        note_loop_runner(loop)  # whose code runs it, for the words if it is closed unshut
         await anext(guard.generator)  # the loop now tracks it and finalises it on shutdown
         _watch_at_exit(guard)
 
@@ -438,29 +440,65 @@ class WebSearch(SearchClosing):
             await self._close_shared()
 
     def _open_session(self, loop: asyncio.AbstractEventLoop) -> aiohttp.ClientSession:
-        """The session for ``loop`` (the running one), opened (or reopened) when it has none."""
+        """The session for ``loop`` (the running one), opened (or reopened) when it has none.
+
+        Opening one also lets go of those left on loops closed without shutting down (see
+        :meth:`_left_on_closed_loops`).
+        """
         with self._session_lock:
             given = self._session
             if not self._owns_session and given is not None and not given.closed:
                 return given
             session = self._loop_sessions.get(loop)
-            if session is None or session.closed:
-                from .lookups import PendingLookups, system_resolver
+            if session is not None and not session.closed:
+                self._session, self._session_loop = session, loop
+                return session
+            left = self._left_on_closed_loops()
+            from .lookups import PendingLookups, system_resolver
 
-                # A timeout during a lookup is a host not reached (see lookups). The system
-                # resolver (getaddrinfo in a thread) holds nothing to close with the session.
-                lookups = PendingLookups(system_resolver())
-                # Its proxy is chosen per request, and it never re-sends a request silently.
-                session = open_own_session(resolver=lookups)
-                self._loop_sessions[loop] = session
-                self._loop_lookups[loop] = lookups
-                self._owns_session = True
-                replaced = self._reapers.pop(loop, None)
-                if replaced is not None:
-                    replaced.detach()  # it held the closed session this one replaces
-                self._reapers[loop] = close_when_collected(self, session, loop)
+            # A timeout during a lookup is a host not reached (see lookups). The system
+            # resolver (getaddrinfo in a thread) holds nothing to close with the session.
+            lookups = PendingLookups(system_resolver())
+            # Its proxy is chosen per request, and it never re-sends a request silently.
+            session = open_own_session(resolver=lookups)
+            self._loop_sessions[loop] = session
+            self._loop_lookups[loop] = lookups
+            self._owns_session = True
+            replaced = self._reapers.pop(loop, None)
+            if replaced is not None:
+                replaced.detach()  # it held the closed session this one replaces
+            self._reapers[loop] = close_when_collected(self, session, loop)
             self._session, self._session_loop = session, loop
-            return session
+        if left:
+            from .closed_loops import close_left_on_closed_loop  # only when one was left
+
+            for closed_loop, closing in left:
+                close_left_on_closed_loop(closing, closed_loop)
+        return session
+
+    def _left_on_closed_loops(
+        self,
+    ) -> list[tuple[asyncio.AbstractEventLoop, aiohttp.ClientSession]]:
+        """Forget the loops closed without shutting down; their sessions, to close without them.
+
+        LlamaIndex's synchronous call of an async tool inside a running loop runs each call
+        on a new loop in a thread and closes it unshut: the instance kept every such loop,
+        with its session and open sockets, until it was collected or the process ended.
+        Called with the lock held, when a session is opened.
+        """
+        left = []
+        for loop in [loop for loop in self._loop_sessions if loop.is_closed()]:
+            session = self._loop_sessions.pop(loop)
+            self._guards.pop(loop, None)
+            self._loop_lookups.pop(loop, None)
+            self._loop_setups.pop(loop, None)
+            reaper = self._reapers.pop(loop, None)
+            if reaper is not None:
+                reaper.detach()  # its session is closed here instead
+            if session is self._session:
+                self._session = None
+            left.append((loop, session))
+        return left
 
     def _setup(self) -> CallSetup:
         """What this search shares with the last on its loop: rebuilt for new sessions or settings.
@@ -1250,17 +1288,16 @@ def _close_left_open() -> None:
     ``nest_asyncio``'s ``asyncio.run`` in a notebook) never finalises the guard, and aiohttp
     then reports the session as unclosed as the interpreter exits. Such a loop is idle
     now, so each guard's closing is run on it here. A loop closed without being shut
-    down can run nothing: its open session is reported, saying what to run
-    (:mod:`websearch_core.closed_loops`).
+    down can run nothing: its open session is closed without it and that is said, with
+    what to change (:mod:`websearch_core.closed_loops`).
     """
-    said: set[int] = set()
     for guard in list(_GUARDS_AT_EXIT):
         loop = guard.loop
         if loop.is_closed():
             if guard.session is not None and not guard.session.closed:
-                from .closed_loops import say_left_on_closed_loop  # only when one was left
+                from .closed_loops import close_left_on_closed_loop  # only when one was left
 
-                say_left_on_closed_loop(loop, said)
+                close_left_on_closed_loop(guard.session, loop)
             continue
         if loop.is_running():
             continue

@@ -1,52 +1,68 @@
-"""What a client says at exit of a session left open on an event loop closed by hand.
+"""What a client does with a session left open on an event loop closed without shutting down.
 
 ``loop.run_until_complete(ws.run(...))`` then ``loop.close()``, without
 ``loop.shutdown_asyncgens()`` between them, never shuts the loop down: the client's guard,
-which that shutdown runs, never closes the session, and once the loop is closed nothing can
-(aiohttp closes a session's connections through its loop). The interpreter's exit then
-printed aiohttp's ``Unclosed client session`` and ``Unclosed connector`` alone, naming
-neither the client nor what to write; ``ws.close()`` after ``loop.close()`` returned with the
-session still open, saying nothing either. The client's exit check now reports it through
-the loop's own exception handler (where asyncio and aiohttp report theirs, so a handler of
-the user's own gets it too), in one line that says what to run.
+which that shutdown runs, never closes the session, and aiohttp can close it only through
+its loop. The client's exit check (and its collection, or the next search on another loop)
+then said so in one line, while aiohttp's ``Unclosed client session`` and ``Unclosed
+connector`` followed it and the sockets stayed open until the process ended. The session's
+connections are now closed without the loop (:mod:`websearch_core.loopless_close`), so
+aiohttp has nothing to report, and the line says that and what to change, once per process
+for each kind of loop: LlamaIndex closes a loop per synchronous call, and a line per call
+would bury an agent's log. A loop LlamaIndex ran (:mod:`websearch_core.loop_runners`) gets
+advice for LlamaIndex, not for a ``loop.close()`` its user never wrote. The line goes to the
+loop's own exception handler, where asyncio and aiohttp report theirs, so a handler of the
+user's own gets it too.
 """
 
 import asyncio
-import weakref
+from typing import TYPE_CHECKING
 
-__all__ = ["LEFT_ON_CLOSED_LOOP", "say_left_on_closed_loop"]
+from .loop_runners import runner_of
+from .loopless_close import close_without_loop
+from .said_once import first_time
+
+if TYPE_CHECKING:
+    import aiohttp
+
+__all__ = ["LEFT_BY_RUNNER", "LEFT_ON_CLOSED_LOOP", "close_left_on_closed_loop"]
 
 LEFT_ON_CLOSED_LOOP = (
-    "WebSearch left its HTTP session open on an event loop closed before "
+    "WebSearch found its HTTP session left open on an event loop closed before "
     "loop.shutdown_asyncgens() ran, which would have closed it (asyncio.run runs both), "
-    "and a closed loop can close nothing: run "
+    "and closed its connections without the loop: run "
     "loop.run_until_complete(loop.shutdown_asyncgens()) before loop.close(), or close the "
-    "client on the loop first (loop.run_until_complete(ws.aclose())); aiohttp reports the "
-    "session as an unclosed client session"
+    "client on the loop first (loop.run_until_complete(ws.aclose()))"
 )
-"""The report, once per closed loop however many clients left a session on it."""
+"""The report for a loop of the user's own (or of code not known to run loops)."""
 
-_REPORTED: "weakref.WeakSet[asyncio.AbstractEventLoop]" = weakref.WeakSet()
-"""The closed loops reported so far in this process, by the exit check or by a client
-collected before it (weak: a loop collected is not reported again, and its id may be
-reused)."""
+LEFT_BY_RUNNER: dict[str, str] = {
+    "llama_index": (
+        "WebSearch found its HTTP session left open on an event loop LlamaIndex closed "
+        "without shutting it down, and closed its connections without the loop: a "
+        "synchronous call of an async function made inside a running loop (tool.call of "
+        "FunctionTool.from_defaults(async_fn=...)) runs it on a loop LlamaIndex opens in a "
+        "thread (llama_index.core.async_utils.asyncio_run); in async code write "
+        "result = await tool.acall(...), or build the tool with create_web_search_tool(ws), "
+        "whose call shuts its loop down"
+    ),
+}
+"""The report for a loop known code ran, by the runner's name (see ``loop_runners``)."""
 
 
-def say_left_on_closed_loop(loop: asyncio.AbstractEventLoop, said: set[int]) -> None:
-    """Report a session left open on the closed ``loop`` to its exception handler, once.
-
-    A client collected before the exit (``del ws``, or one made in a function that
-    returned) took its guard along, so the exit check never saw its session and aiohttp's
-    ``Unclosed client session`` was said alone; the client's collection
-    (:mod:`websearch_core.abandoned`) reports it here too, the loop counted once between
-    both.
+def close_left_on_closed_loop(
+    session: "aiohttp.ClientSession", loop: asyncio.AbstractEventLoop
+) -> None:
+    """Close ``session``, left open on the closed ``loop``, and say so once per kind of loop.
 
     Args:
-        loop: The closed loop the session was opened on.
-        said: The ids of the loops reported in this exit check; ``loop``'s is added.
+        session: The client's own session opened on ``loop``.
+        loop: The closed loop it was opened on.
     """
-    if id(loop) in said or loop in _REPORTED:
+    if session.closed:
         return
-    said.add(id(loop))
-    _REPORTED.add(loop)
-    loop.call_exception_handler({"message": LEFT_ON_CLOSED_LOOP})
+    close_without_loop(session)
+    runner = runner_of(loop)
+    if first_time(("left on closed loop", runner)):
+        message = LEFT_BY_RUNNER.get(runner or "", LEFT_ON_CLOSED_LOOP)
+        loop.call_exception_handler({"message": message})
