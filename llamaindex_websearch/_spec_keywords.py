@@ -35,7 +35,12 @@ _T = TypeVar("_T")
 def unexpected_keyword(
     owner: str, kwargs: Mapping[str, object], takes: Collection[str]
 ) -> TypeError | None:
-    """The refusal of the first keyword in ``kwargs`` that ``owner()`` does not take.
+    """The refusal of every keyword in ``kwargs`` that ``owner()`` does not take, at once.
+
+    A model that invents names invents several (``q`` and ``num``): naming the first alone
+    (as Python does) had it retry, be refused for the next, and retry again. One keyword is
+    refused in Python's words with the name meant; several are all named, each known
+    near-miss with its own name meant.
 
     Args:
         owner: The function as Python names it (``WebSearchToolSpec.web_search``).
@@ -43,28 +48,45 @@ def unexpected_keyword(
         takes: The keywords the function takes, in the order the message lists them.
 
     Returns:
-        A ``TypeError`` in Python's words with the name meant and what ``owner`` takes, or
+        A ``TypeError`` in Python's words with the names meant and what ``owner`` takes, or
         ``None`` when every keyword is taken (Python refused something else: let it stand).
 
     Example:
         >>> print(unexpected_keyword("Spec.web_search", {"q": "x"}, ["query", "limit"]))
         Spec.web_search() got an unexpected keyword argument 'q'; did you mean query? (Spec.web_search() takes query, limit)
+        >>> print(unexpected_keyword("Spec.web_search", {"q": 1, "num": 2, "x": 3}, ["query", "limit"]))
+        Spec.web_search() got unexpected keyword arguments 'q', 'num' and 'x'; did you mean query for 'q', limit for 'num'? (Spec.web_search() takes query, limit)
     """  # noqa: E501
-    unknown = next((name for name in kwargs if name not in takes), None)
-    if unknown is None:
+    unknown = [name for name in kwargs if name not in takes]
+    if not unknown:
         return None
+    meant = {name: close for name in unknown if (close := _meant(name, takes)) is not None}
+    listed = ", ".join(takes)
+    if len(unknown) == 1:
+        hint = f"; did you mean {meant[unknown[0]]}?" if meant else ""
+        return TypeError(
+            f"{owner}() got an unexpected keyword argument {unknown[0]!r}{hint} "
+            f"({owner}() takes {listed})"
+        )
+    names = ", ".join(repr(name) for name in unknown[:-1]) + f" and {unknown[-1]!r}"
+    hints = ", ".join(f"{close} for {name!r}" for name, close in meant.items())
+    hint = f"; did you mean {hints}?" if hints else ""
+    return TypeError(
+        f"{owner}() got unexpected keyword arguments {names}{hint} ({owner}() takes {listed})"
+    )
+
+
+def _meant(unknown: str, takes: Collection[str]) -> str | None:
+    """The keyword ``unknown`` probably stands for (``None``: none close).
+
+    A model's or another search API's name for one, else the nearest spelling.
+    """
     from websearch_core.invented_names import INVENTED_NAMES  # only for a wrong keyword
     from websearch_core.meant_names import closest_name
     from websearch_core.param_names import OTHER_API_NAMES
 
     named = INVENTED_NAMES.get(unknown.lower()) or OTHER_API_NAMES.get(unknown.lower())
-    close = named if named in takes else closest_name(unknown, takes)
-    meant = f"; did you mean {close}?" if close is not None else ""
-    listed = ", ".join(takes)
-    return TypeError(
-        f"{owner}() got an unexpected keyword argument {unknown!r}{meant} "
-        f"({owner}() takes {listed})"
-    )
+    return named if named in takes else closest_name(unknown, takes)
 
 
 def _taken(function: Callable[..., object]) -> tuple[str, ...]:
@@ -76,7 +98,7 @@ def _taken(function: Callable[..., object]) -> tuple[str, ...]:
 def naming_invented_keywords(
     method: Callable[Concatenate[_S, _P], _T],
 ) -> Callable[Concatenate[_S, _P], _T]:
-    """``method``, its refusal of an unknown keyword naming the argument meant.
+    """``method``, its refusal of unknown keywords naming every one and the arguments meant.
 
     Its signature (for ``inspect``, LlamaIndex's schema of it and type checkers) stays
     ``method``'s.

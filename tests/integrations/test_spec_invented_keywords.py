@@ -61,3 +61,31 @@ async def test_guard_right_calls_and_other_refusals_are_as_before(sim: Simulator
     with pytest.raises(TypeError, match=r"got multiple values for argument 'query'$"):
         spec.web_search("rust", query="go")  # type: ignore[misc]
     await spec.aclose()
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ({"q": "rust", "num": 3}, "'q' and 'num'; did you mean query for 'q', limit for 'num'?"),
+        ({"question": "rust", "count": 3, "link": "x"},
+         "'question', 'count' and 'link'; did you mean query for 'question', limit for 'count'?"),
+        ({"query": "rust", "link": "x", "href": "y"}, "'link' and 'href'"),
+    ],
+)  # fmt: skip
+async def test_the_spec_s_functions_name_every_unknown_keyword_at_once(
+    sim: Simulator, given: dict[str, Any], said: str
+) -> None:
+    """A model that invents names invents several: Python named the first alone, so a model
+    (or a user) fixing it was refused again for the next. Every one is named, each known
+    near-miss with the name meant; nothing is sent."""
+    spec = WebSearchToolSpec(settings=sim_settings(sim), api_keys=sim.api_keys())
+    for function in ("web_search", "aweb_search"):
+        owner = f"WebSearchToolSpec.{function}()"
+        with pytest.raises(TypeError) as refused:
+            call = getattr(spec, function)(**given)
+            await call if function == "aweb_search" else None
+        assert str(refused.value) == (
+            f"{owner} got unexpected keyword arguments {said} ({owner} takes {_TAKES})"
+        )
+    assert sim["brave"].requests == []
+    await spec.aclose()
