@@ -44,6 +44,7 @@ from websearch_core.tool_errors import renamed_arguments
 from websearch_core.tool_json_arguments import retriever_query
 
 from ._retrieve_calls import NO_QUERY, called_query
+from ._retriever_tool_input import retriever_tool_query
 from ._spans import without_span
 from ._unawaited import name_unawaited
 
@@ -327,7 +328,8 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
                 ``k`` is not 1-100 (named ``k``, as given).
         """
         config = self._config
-        text = retriever_query(query_bundle.query_str, type(self).__name__)
+        given = retriever_tool_query(query_bundle.query_str)  # RetrieverTool's wrapping
+        text = retriever_query(given, type(self).__name__)
         k = _CALL_K.get()
         try:
             limit = config.k if k is None else k

@@ -1,0 +1,86 @@
+"""LlamaIndex's ``RetrieverTool`` over ``WebSearchRetriever`` searches what the model asked.
+
+``RetrieverTool.from_defaults(retriever=WebSearchRetriever())`` is LlamaIndex's way of
+handing a retriever to an agent. The model fills its one argument, ``{"input": "python"}``,
+and the tool writes its keywords as one text, ``"\\ninput is python\\n"``: the engine was
+asked for ``input is python`` on every call (``query is python`` for a model that named the
+argument ``query``). The retriever now reads the tool's wrapping of one keyword. An agent
+(``FunctionAgent`` driven by a scripted ``MockFunctionCallingLLM``) calls the tool; what
+was searched is what the loopback simulator's Brave was sent.
+"""
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import pytest
+from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
+from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+from llama_index.core.llms.mock import MockFunctionCallingLLM
+from llama_index.core.tools import RetrieverTool
+
+from llamaindex_websearch import WebSearchRetriever
+from websearch_core.testing import Simulator
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["brave"]) as simulator:
+        yield simulator
+
+
+def _retriever(sim: Simulator) -> WebSearchRetriever:
+    return WebSearchRetriever(k=2, settings=sim.settings(cache=False), api_keys=sim.api_keys())
+
+
+def _searched(sim: Simulator) -> list[str]:
+    return [request.query_dict()["q"] for request in sim["brave"].requests]
+
+
+def _model(arguments: dict[str, Any]) -> MockFunctionCallingLLM:
+    """Calls the tool ``web`` once with ``arguments``, then answers."""
+
+    def respond(messages: Sequence[ChatMessage], **_: Any) -> ChatMessage:
+        if any(message.role == MessageRole.TOOL for message in messages):
+            return ChatMessage(role=MessageRole.ASSISTANT, content="done")
+        call = ToolCallBlock(tool_call_id="1", tool_name="web", tool_kwargs=arguments)
+        return ChatMessage(role=MessageRole.ASSISTANT, blocks=[call])
+
+    return MockFunctionCallingLLM(response_generator=respond)
+
+
+@pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")  # workflows'
+@pytest.mark.parametrize("name", ["input", "query"])
+async def test_an_agent_s_call_searches_the_words_the_model_gave(sim: Simulator, name: str) -> None:
+    retriever = _retriever(sim)
+    tool = RetrieverTool.from_defaults(retriever=retriever, name="web")
+    agent = FunctionAgent(tools=[tool], llm=_model({name: "what is PEP 703?"}))
+    handler = agent.run(user_msg="What is PEP 703?")
+    outputs = [event.tool_output async for event in handler.stream_events()
+               if isinstance(event, ToolCallResult)]  # fmt: skip
+    await handler
+    assert _searched(sim) == ["what is PEP 703?"]
+    assert not outputs[0].is_error
+    assert str(outputs[0].content).startswith("what is PEP 703? result 1\n")
+    await retriever.aclose()
+
+
+def test_the_tool_s_synchronous_call_searches_the_words_too(threaded_sim: Simulator) -> None:
+    """A script's ``tool.call(input=...)`` (the simulator served from its own thread)."""
+    retriever = _retriever(threaded_sim)
+    tool = RetrieverTool.from_defaults(retriever=retriever, name="web")
+    tool.call(input="rust async")
+    assert _searched(threaded_sim) == ["rust async"]
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["input is python", "\ninput is python, limit is 3\n", "python\n\n"],
+)
+async def test_guard_other_texts_are_searched_as_written(sim: Simulator, given: str) -> None:
+    """A guard (passes before and after): a typed query that reads ``x is y``, the tool's
+    text for several keywords (a value may hold ``, x is``) and its text for a positional
+    argument are searched as written."""
+    retriever = _retriever(sim)
+    await retriever.aretrieve(given)
+    assert _searched(sim) == [given]
+    await retriever.aclose()
