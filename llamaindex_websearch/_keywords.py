@@ -23,7 +23,7 @@ def refuse_unknown_keyword(
     factory_own: Iterable[str] = (),
     calls: Collection[str] = (),
 ) -> None:
-    """Refuse the first of ``given`` that ``owner()`` does not take, saying what was meant.
+    """Refuse every one of ``given`` that ``owner()`` does not take, saying what was meant.
 
     Args:
         owner: What was called, as the caller wrote it (``WebSearchFunctionTool.from_defaults``).
@@ -49,31 +49,62 @@ def refuse_unknown_keyword(
         ...
         TypeError: Tool() got an unexpected keyword argument 'fnn'; did you mean fn? (Tool() takes fn, metadata; make_tool() builds one from WebSearch options)
     """  # noqa: E501
-    unknown = next((name for name in given if name not in takes), None)
-    if unknown is None:
+    unknown = [name for name in given if name not in takes]
+    if not unknown:
         return
     from websearch_core.meant_names import closest_name  # only for a wrong keyword
+    from websearch_core.param_names import built_with_argument
 
     options = _factory_options(factory_own) if factory is not None else frozenset()
     known = sorted({*takes, *options})
-    close = unknown if unknown in options else closest_name(unknown, known)
-    meant = f"; did you mean {close}?" if close is not None and close != unknown else ""
-    from websearch_core.param_names import built_with_argument
-
-    argument = built_with_argument(unknown, known, calls)
+    listed = ", ".join(takes)
+    takes_all = f"{owner}() takes {listed}"
+    builds = f"{takes_all}; {factory}() builds one from WebSearch options"
+    if len(unknown) > 1:
+        where = takes_all if factory is None else builds
+        raise TypeError(_several(owner, unknown, known, calls, where))
+    close = unknown[0] if unknown[0] in options else closest_name(unknown[0], known)
+    meant = f"; did you mean {close}?" if close is not None and close != unknown[0] else ""
+    argument = built_with_argument(unknown[0], known, calls)
     if argument is not None:  # count=5: closest_name would say nothing, or fence_results
         meant = f"; {argument}"
-    listed = ", ".join(takes)
     if factory is None:
-        where = f"{owner}() takes {listed}"
+        where = takes_all
     elif close in options and argument is None:  # max_results: not fence_results, a limit
         where = (
             f"{close} is an option of {factory}(), which builds this tool; "
             f"{owner}() itself takes {listed}"
         )
     else:
-        where = f"{owner}() takes {listed}; {factory}() builds one from WebSearch options"
-    raise TypeError(f"{owner}() got an unexpected keyword argument {unknown!r}{meant} ({where})")
+        where = builds
+    raise TypeError(f"{owner}() got an unexpected keyword argument {unknown[0]!r}{meant} ({where})")
+
+
+def _several(
+    owner: str, unknown: list[str], known: list[str], calls: Collection[str], where: str
+) -> str:
+    """The refusal of several unknown keywords at once, each near-miss with its meaning.
+
+    Naming the first alone (as Python does) had the caller fix it, call again, and be
+    refused for the next one.
+    """
+    from websearch_core.meant_names import closest_name
+    from websearch_core.param_names import built_with_argument
+
+    names = ", ".join(repr(name) for name in unknown[:-1]) + f" and {unknown[-1]!r}"
+    meant: list[str] = []
+    arguments: list[str] = []
+    for name in unknown:
+        argument = built_with_argument(name, known, calls)
+        if argument is not None and not argument.startswith("did you mean "):
+            arguments.append(argument)  # count: each search's limit, not an option
+            continue
+        close = argument[len("did you mean ") : -1] if argument else closest_name(name, known)
+        if close is not None and close != name:
+            meant.append(f"{close} for {name!r}")
+    said = f"; did you mean {', '.join(meant)}?" if meant else ""
+    said += "".join(f"; {argument}" for argument in arguments)
+    return f"{owner}() got unexpected keyword arguments {names}{said} ({where})"
 
 
 def _factory_options(own: Iterable[str]) -> frozenset[str]:
