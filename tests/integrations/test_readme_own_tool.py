@@ -17,6 +17,7 @@ from langchain_core.tools import StructuredTool
 from pydantic import BaseModel
 
 from tests.integrations._readme_scripts import (
+    README,
     as_script,
     readme_block,
     run_script,
@@ -71,3 +72,31 @@ def test_wrapping_run_directly_is_what_the_readme_says() -> None:
             assert "Unpack" in str(error)
         else:
             assert {"use_cache", "params"} <= set(offered)
+
+
+def test_guard_the_readme_s_async_tool_is_awaited_and_a_def_is_invoked(
+    threaded_sim: Simulator, tmp_path: Path
+) -> None:
+    """A guard: the block's tool is async, so ``invoke`` raises LangChain's
+    ``NotImplementedError`` as the README says; the plain ``def`` it suggests instead
+    (returning ``ws.run_sync(query).text``) searches from a script's ``invoke``."""
+    block = readme_block("from langchain_core.tools import tool")
+    checks = (
+        "\ntry:\n"
+        "    web_search.invoke({'query': 'python'})\n"
+        "except NotImplementedError as error:\n"
+        "    refused = str(error)\n"
+        "@tool\n"
+        "def web_search_sync(query: str) -> str:\n"
+        "    '''Search the web for current information.'''\n"
+        "    return ws.run_sync(query).text\n"
+        "found = await asyncio.to_thread(web_search_sync.invoke, {'query': 'rust'})\n"
+        "print(json.dumps({'refused': refused, 'found': found}))\n"
+        "await ws.aclose()\n"
+    )
+    done = run_script(as_script(block, checks), simulated_env(threaded_sim, tmp_path), tmp_path)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout.splitlines()[-1])
+    assert said["refused"] == "StructuredTool does not support sync invocation."
+    assert said["refused"] in README.read_text(encoding="utf-8")
+    assert said["found"].startswith("[1] rust result 1")
