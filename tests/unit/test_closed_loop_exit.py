@@ -26,6 +26,10 @@ from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.closed_loops import LEFT_BY_RUNNER, LEFT_ON_CLOSED_LOOP
 from websearch_core.testing import Simulator
 
+pytestmark = pytest.mark.skipif(
+    sys.platform != "linux", reason="the scripts count descriptors in /proc/self/fd"
+)
+
 _ROOT = Path(__file__).resolve().parents[2]
 
 _SOCKETS = """
