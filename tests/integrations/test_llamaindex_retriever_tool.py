@@ -1,10 +1,13 @@
-"""LlamaIndex's ``RetrieverTool`` over ``WebSearchRetriever`` searches what the model asked.
+"""LlamaIndex's ``RetrieverTool`` (and ``QueryEngineTool``) over ``WebSearchRetriever``
+search what the model asked.
 
 ``RetrieverTool.from_defaults(retriever=WebSearchRetriever())`` is LlamaIndex's way of
 handing a retriever to an agent. The model fills its one argument, ``{"input": "python"}``,
 and the tool writes its keywords as one text, ``"\\ninput is python\\n"``: the engine was
 asked for ``input is python`` on every call (``query is python`` for a model that named the
-argument ``query``). The retriever now reads the tool's wrapping of one keyword. An agent
+argument ``query``). ``QueryEngineTool`` over a ``RetrieverQueryEngine`` searched
+``{'query': 'python'}`` (Python's text of the keywords) for a model that named its ``input``
+``query``. The retriever now reads both tools' wrapping. An agent
 (``FunctionAgent`` driven by a scripted ``MockFunctionCallingLLM``) calls the tool; what
 was searched is what the loopback simulator's Brave was sent.
 """
@@ -15,8 +18,10 @@ from typing import Any
 import pytest
 from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
-from llama_index.core.llms.mock import MockFunctionCallingLLM
-from llama_index.core.tools import RetrieverTool
+from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
+from llama_index.core.query_engine import RetrieverQueryEngine
+from llama_index.core.tools import QueryEngineTool, RetrieverTool
+from pydantic import ValidationError
 
 from llamaindex_websearch import WebSearchRetriever
 from websearch_core.testing import Simulator
@@ -72,14 +77,34 @@ def test_the_tool_s_synchronous_call_searches_the_words_too(threaded_sim: Simula
     assert _searched(threaded_sim) == ["rust async"]
 
 
+def test_a_query_engine_tool_given_query_searches_its_words(threaded_sim: Simulator) -> None:
+    """``QueryEngineTool`` reads ``input``; given ``query`` it wrote ``{'query': '...'}``.
+    Another key beside it is refused by name, as in the JSON object a model may write."""
+    engine = RetrieverQueryEngine.from_args(_retriever(threaded_sim), llm=MockLLM())
+    tool = QueryEngineTool.from_defaults(engine, name="web", description="Searches the web.")
+    tool.call(input="rust async")
+    tool.call(query="what is PEP 703?")
+    assert _searched(threaded_sim) == ["rust async", "what is PEP 703?"]
+    with pytest.raises(ValidationError, match="holding 'k' beside the query"):
+        tool.call(query="python", k=2)
+    assert len(threaded_sim["brave"].requests) == 2
+
+
 @pytest.mark.parametrize(
     "given",
-    ["input is python", "\ninput is python, limit is 3\n", "python\n\n"],
+    [
+        "input is python",
+        "\ninput is python, limit is 3\n",
+        "python\n\n",
+        "{'q': 'python'}",
+        "{'query': 'python', 'k': {1, 2}}",
+    ],
 )
 async def test_guard_other_texts_are_searched_as_written(sim: Simulator, given: str) -> None:
     """A guard (passes before and after): a typed query that reads ``x is y``, the tool's
-    text for several keywords (a value may hold ``, x is``) and its text for a positional
-    argument are searched as written."""
+    text for several keywords (a value may hold ``, x is``), its text for a positional
+    argument, and keywords text without ``query`` first or not JSON's (a set) are searched
+    as written."""
     retriever = _retriever(sim)
     await retriever.aretrieve(given)
     assert _searched(sim) == [given]
