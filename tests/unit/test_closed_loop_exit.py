@@ -13,8 +13,6 @@ interpreter with every warning shown (``-W default``), searching the loopback si
 and counts the process's open sockets (``/proc/self/fd``) where it says.
 """
 
-import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,15 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from websearch_core import SEARCH_PROVIDER_ORDER
+from tests.integrations._readme_scripts import simulated_env
 from websearch_core.closed_loops import LEFT_BY_RUNNER, LEFT_ON_CLOSED_LOOP
 from websearch_core.testing import Simulator
 
 pytestmark = pytest.mark.skipif(
     sys.platform != "linux", reason="the scripts count descriptors in /proc/self/fd"
 )
-
-_ROOT = Path(__file__).resolve().parents[2]
 
 _SOCKETS = """
 import atexit, os
@@ -117,20 +113,7 @@ def _run(
     sim: Simulator, tmp_path: Path, how: str, clients: int = 1, script: str = _SCRIPT
 ) -> tuple[list[str], str]:
     """The script's output lines (its searches' first lines and socket counts), its stderr."""
-    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "WEBSEARCH_STATE_BACKEND": "memory",
-        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
-        "WEBSEARCH_BASE_URLS": json.dumps(sim.base_urls()),
-        "WEBSEARCH_EXCLUDE": ",".join(others),
-        "BRAVE_API_KEY": sim.api_keys()["brave"],
-        "PYTHONPATH": str(_ROOT),
-    }
+    env = simulated_env(sim, tmp_path)
     done = subprocess.run(
         [sys.executable, "-W", "default", "-c", script, how, str(clients)],
         env=env,
