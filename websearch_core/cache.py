@@ -9,10 +9,11 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import ValidationError
 
+from .content.models import STORED_ROW
 from .endpoint_variables import scope_variables
 from .models import SearchParams, SearchResponse
 
@@ -127,20 +128,29 @@ def variables_scope(
     return hashlib.sha256(payload).hexdigest()[:16]
 
 
+_STORED: Final = {STORED_ROW: True}
+"""The context a cache row is written and read in (a page's one text stored once)."""
+
+
 def dump_response(response: SearchResponse) -> bytes:
     """Serialise a response for the cache, without per-call provenance.
 
     The model's serializer gives UTF-8 bytes; ``model_dump_json`` decodes them to a ``str``,
     which the store needs encoded again (the two copies of a 6.5 KB answer with non-ASCII
-    text cost ~4.5 us of a search that misses the cache). The bytes are the same.
+    text cost ~4.5 us of a search that misses the cache). The bytes are the same. A page
+    whose Markdown is its text holds it once
+    (:data:`~websearch_core.content.models.STORED_ROW`): a provider's 10 MiB page made a
+    20 MiB row.
     """
     provenance = {"attempts", "cached", "stale"}
-    return type(response).__pydantic_serializer__.to_json(response, exclude=provenance)
+    return type(response).__pydantic_serializer__.to_json(
+        response, exclude=provenance, context=_STORED
+    )
 
 
 def load_response(data: bytes) -> SearchResponse | None:
     """The cached response, or ``None`` when the entry is unreadable (then it is ignored)."""
     try:
-        return SearchResponse.model_validate_json(data)
+        return SearchResponse.model_validate_json(data, context=_STORED)
     except ValidationError:
         return None

@@ -66,7 +66,7 @@ from .errors import (
 from .extract import extract_content
 from .fetch_call import checked_concurrency, page_urls, too_late
 from .lookup import checked_addresses
-from .models import PageContent
+from .models import STORED_ROW, PageContent
 from .refresh import refresh_target
 from .resolver import SafeResolver
 from .safety import Networks, check_url, parse_networks, request_host
@@ -735,7 +735,7 @@ class PageFetcher:
         if entry is None:
             return None
         try:
-            page = PageContent.model_validate_json(entry.value)
+            page = PageContent.model_validate_json(entry.value, context={STORED_ROW: True})
         except ValueError:
             return None  # an unreadable entry is ignored, and overwritten on success
         return page.model_copy(update={"cached": True})
@@ -750,7 +750,10 @@ class PageFetcher:
         with StoreWaitsWithin(store_wait):
             await self._store.cache_set(
                 key,
-                page.model_dump_json(exclude={"cached"}).encode("utf-8"),
+                # A plain-text or PDF page's Markdown is its text: stored once.
+                page.model_dump_json(exclude={"cached"}, context={STORED_ROW: True}).encode(
+                    "utf-8"
+                ),
                 now=time.time(),
                 ttl=self.options.cache_ttl_seconds,
                 keep_stale_for=0.0,

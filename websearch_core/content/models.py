@@ -5,11 +5,24 @@ page content has its own life cycle: it is produced by :func:`extract_content` w
 and filled in further by the fetcher (where the bytes came from, how they were fetched).
 """
 
-from typing import Literal
+from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    FieldSerializationInfo,
+    ValidationInfo,
+    field_serializer,
+    field_validator,
+)
 
-__all__ = ["FetchMethod", "PageContent", "provided_page"]
+__all__ = ["STORED_ROW", "FetchMethod", "PageContent", "provided_page"]
+
+STORED_ROW: Final = "stored_row"
+"""The serialization and validation context key (``context={STORED_ROW: True}``) of a row
+a store keeps (the result cache's, the page cache's): there a page whose Markdown is its
+text (every page a provider sends, a PDF, a plain-text document) holds that text once.
+Nowhere else: ``model_dump``, ``--json`` and a tool's details keep both fields."""
 
 FetchMethod = Literal["http", "browser"]
 """How the bytes were obtained: a plain HTTP request, or the headless browser."""
@@ -48,6 +61,32 @@ class PageContent(BaseModel):
     """``http`` or ``browser`` when fetched; ``None`` for a bare extraction."""
     cached: bool = False
     """True when a fetch was answered from the page cache."""
+
+    @field_serializer("markdown")
+    def _markdown_once(self, markdown: str, info: FieldSerializationInfo) -> str | None:
+        """In a stored row, ``null`` for Markdown that is the text: the text is stored once.
+
+        A 10 MiB page a provider sent made a 20 MiB cache row, and 20 MiB in memory once
+        read back (two strings), for one text. ``null`` rather than leaving the field out:
+        a release before this one reads such a row as unreadable (a miss it overwrites),
+        never as a page with empty Markdown.
+        """
+        if _in_stored_row(info.context) and markdown == self.text:
+            return None
+        return markdown
+
+    @field_validator("markdown", mode="before")
+    @classmethod
+    def _markdown_from_text(cls, markdown: object, info: ValidationInfo) -> object:
+        """A stored row's ``null`` Markdown read back as the text: the same string, once."""
+        if markdown is None and _in_stored_row(info.context):
+            return info.data.get("text", "")
+        return markdown
+
+
+def _in_stored_row(context: object) -> bool:
+    """Whether a (de)serialization ``context`` is a stored row's (:data:`STORED_ROW`)."""
+    return isinstance(context, dict) and context.get(STORED_ROW) is True
 
 
 def provided_page(url: str, title: str | None, body: object) -> PageContent | None:
