@@ -85,6 +85,7 @@ from .models import (
     SearchResponse,
     SearchToolResult,
 )
+from .note_bound import with_notes
 from .own_session import open_own_session
 from .pending_call import awaitable_method
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
@@ -629,7 +630,7 @@ class WebSearch(SearchClosing):
             self._store_problems_said.add(problem)
             logger.warning("web search: %s", problem)
         if outcome.response is not None and problem not in outcome.response.notes:
-            notes_now = (*outcome.response.notes, problem)
+            notes_now = with_notes(outcome.response.notes, (problem,))
             outcome.response = outcome.response.model_copy(update={"notes": notes_now})
 
     def _failure_message(self, outcome: ChainOutcome) -> str:
@@ -737,7 +738,7 @@ class WebSearch(SearchClosing):
                 "cached": True,
                 "stale": True,
                 "attempts": tuple(outcome.attempts),
-                "notes": (*cached.notes, note),
+                "notes": with_notes(cached.notes, (note,)),
             }
         )
         return [note]

@@ -53,6 +53,7 @@ from .control_chars import (
     utf8_holds_control,
 )
 from .models import SearchCitation, SearchParams, SearchResponse, SearchSource
+from .note_bound import MAX_NOTES, bounded_notes
 from .redaction import Redactor
 from .utf16_text import truncate_text, utf16_len
 
@@ -106,12 +107,6 @@ text cuts it to 240): Parallel's documented per-result excerpt cap
 NOTE_LIMIT = 1_000
 """UTF-16 units of one note kept. A note quotes upstream text (an engine's reason, a
 warning) after the core's own words, which are far shorter."""
-MAX_NOTES = 20
-"""Notes a provider's response keeps, the last of a cut saying how many more were left out.
-A note tells the user something about this answer (an engine that did not answer, a
-warning): the first twenty say what went wrong and the count says how widely, where two
-hundred engines' reasons (up to 200,000 units) would only bury the results in ``--json``.
-Twenty is also what related questions and search queries keep (:data:`MAX_LIST_ITEMS`)."""
 PAGE_TEXT_LIMIT = 10 * 1024 * 1024
 """UTF-16 units of a provider-sent page's text (and of its Markdown) kept,
 :data:`PAGE_CUT_MARK` included: the fetch path's rule for the same kind of text. A fetched
@@ -317,12 +312,10 @@ class _TextCleaner:
         """``notes`` each a :meth:`line` of :data:`NOTE_LIMIT`, at most :data:`MAX_NOTES`.
 
         Past :data:`MAX_NOTES` the first ones are kept and a last note says how many more
-        there were, so the cut is told, not hidden; only the kept ones are cleaned.
+        there were (:func:`~websearch_core.note_bound.bounded_notes`, a count an engine's
+        cut said folded in), so the cut is told, not hidden; only the kept ones are cleaned.
         """
-        if len(notes) <= MAX_NOTES:
-            return tuple(self.line(note, NOTE_LIMIT) for note in notes)
-        kept = [self.line(note, NOTE_LIMIT) for note in notes[: MAX_NOTES - 1]]
-        return (*kept, _notes_left_out(len(notes) - len(kept)))
+        return tuple(self.line(note, NOTE_LIMIT) for note in bounded_notes(notes))
 
     def keeps_url(self, url: str) -> bool:
         """Whether a source or citation with ``url`` is kept: clean, and holding no secret."""
@@ -383,16 +376,6 @@ def _cut_said(text: str | None, limit: int, mark: str) -> str | None:
     if not text or not _longer((text,), limit):
         return text
     return truncate_text(text, limit - utf16_len(mark)) + mark
-
-
-def _notes_left_out(count: int) -> str:
-    """The note ending notes cut to :data:`MAX_NOTES`: how many were left out.
-
-    Example:
-        >>> _notes_left_out(181)
-        '181 more notes were left out.'
-    """
-    return f"{count:,} more notes were left out."
 
 
 def _reachable(response: SearchResponse, cap: int) -> tuple[SearchResponse, bool]:

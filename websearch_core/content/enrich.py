@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from ..note_bound import with_notes
 from .errors import FetchError, FetchTimeoutError
 from .models import PageContent
 from .tool_text import fence_page
@@ -166,7 +167,10 @@ async def add_page_content(
         for source in response.sources
     )
     notes = tuple(str(item.error) for item in pages if item.error is not None)
-    updated = response.model_copy(update={"sources": sources, "notes": response.notes + notes})
+    # Held to the one bound on a response's notes: up to 20 pages after a provider's 20.
+    updated = response.model_copy(
+        update={"sources": sources, "notes": with_notes(response.notes, notes)}
+    )
     return PagedResponse(updated, pages)
 
 

@@ -58,6 +58,7 @@ from ..format import (
 )
 from ..kept_failures import detach, kept_failure
 from ..models import Attempt, SearchParams, SearchResponse
+from ..note_bound import with_notes
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
 from ..said_once import first_time
@@ -663,7 +664,7 @@ def _noted(answer: AttemptAnswer, uncounted: tuple[str, ...]) -> AttemptAnswer:
     """
     if not uncounted:
         return answer
-    notes = (*answer.response.notes, *uncounted)
+    notes = with_notes(answer.response.notes, uncounted)  # the one bound on every note
     return replace(answer, update={**answer.update, "notes": notes})
 
 
