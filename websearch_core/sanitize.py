@@ -20,12 +20,15 @@ to remember it:
   :data:`ANSWER_LIMIT` (the cut said in it, :data:`ANSWER_CUT_MARK`), a snippet or cited
   text kept in the details and the cache to :data:`KEPT_SNIPPET_LIMIT`, a note to
   :data:`NOTE_LIMIT` (and the notes to :data:`MAX_NOTES`, the last saying how many more
-  there were), the ``model`` and ``request_id`` to :data:`ID_LIMIT`, and the page text a
+  there were), the ``model``, the ``request_id``, a result's ``category`` and each of its
+  ``engines``' names to :data:`ID_LIMIT` (at most :data:`MAX_LIST_ITEMS` engines), and the
+  page text a
   provider sent with a result to :data:`PAGE_TEXT_LIMIT`, as a fetched page's body is (the
   cut said in it, :data:`PAGE_CUT_MARK`). Secrets are masked first, so a cut never leaves
   a key's head showing.
 * **URLs:** a source or citation URL must be absolute ``http(s)`` with a host, no userinfo
-  and nothing around it; otherwise the entry is dropped.
+  and nothing around it, and at most :data:`URL_LIMIT` characters; otherwise the entry is
+  dropped (a URL cannot be cut: its head is another address).
 * **Secrets:** every shape of every credential (:mod:`websearch_core.redaction`) is masked,
   so a key echoed in a 200 body never reaches the model or the cache.
 
@@ -52,7 +55,7 @@ from .control_chars import (
     SURROGATES,
     utf8_holds_control,
 )
-from .models import SearchCitation, SearchParams, SearchResponse, SearchSource
+from .models import SearchCitation, SearchParams, SearchResponse, SearchSource, SourceRank
 from .note_bound import MAX_NOTES, bounded_notes
 from .redaction import Redactor
 from .utf16_text import truncate_text, utf16_len
@@ -70,6 +73,7 @@ __all__ = [
     "NOTE_LIMIT",
     "PAGE_CUT_MARK",
     "PAGE_TEXT_LIMIT",
+    "URL_LIMIT",
     "clean_response",
     "clean_text",
     "cut_line",
@@ -118,7 +122,14 @@ PAGE_CUT_MARK = f"\n\n[Page text cut: longer than {PAGE_TEXT_LIMIT:,} characters
 so a program reading the details or the cache never takes the head for the whole page."""
 ID_LIMIT = 100
 """UTF-16 units of the ``model`` and ``request_id`` kept: each is one short token (a model
-name, a UUID, ``resp_`` and 48 hex digits); a longer one is text put where an id belongs."""
+name, a UUID, ``resp_`` and 48 hex digits); a longer one is text put where an id belongs.
+A result's ``category`` and an engine's name (SearXNG's ``general``, ``duckduckgo``) are
+such tokens too."""
+URL_LIMIT = 8_000
+"""Characters of a source or citation URL kept; a longer one drops its entry. RFC 9110
+(section 4.1) recommends that senders and recipients support URIs of at least 8,000
+octets, so no address a client is expected to open is longer; one that is would fill the
+model's text, ``--json`` and the cache through one field, and cannot be cut."""
 _GROUP_CHARACTERS = 1 << 18
 """Characters of multi-line text checked at once for cleaning: each of the check's copies
 of a group is at most 1 MiB (four bytes a character), however much text a response has."""
@@ -186,7 +197,7 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
 
 def is_clean_url(url: str) -> bool:
     """Whether ``url`` is absolute http(s) with a host, no userinfo and nothing around it."""
-    if not url or _URL_FORBIDDEN.search(url):
+    if not url or len(url) > URL_LIMIT or _URL_FORBIDDEN.search(url):
         return False
     if _PLAIN_URL.match(url):
         return True  # what urlsplit would accept, read in one match (most URLs)
@@ -330,8 +341,25 @@ class _TextCleaner:
             published_date=self.optional_line(source.published_date, DATE_LIMIT),
             author=self.optional_line(source.author),
             content=self.page(source.content),
+            category=self.optional_line(source.category, ID_LIMIT),
+            engines=self.engines(source.engines),
         )
         return source.model_copy(update=update) if update else source
+
+    def engines(self, ranks: tuple[SourceRank, ...]) -> tuple[SourceRank, ...]:
+        """A result's engines: at most :data:`MAX_LIST_ITEMS`, each name an :data:`ID_LIMIT` line.
+
+        SearXNG names the engines a result came from as it likes (up to 200 of them), and
+        the names reach ``--json`` and the cache as sent.
+        """
+        kept = ranks[:MAX_LIST_ITEMS]
+        cleaned = tuple(
+            rank
+            if (name := self.line(rank.engine, ID_LIMIT)) == rank.engine
+            else rank.model_copy(update={"engine": name})
+            for rank in kept
+        )
+        return cleaned if cleaned != ranks else ranks
 
     def citation(self, citation: SearchCitation) -> SearchCitation:
         """``citation`` with its texts cleaned (itself when unchanged)."""
@@ -567,6 +595,7 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
     pages: list[str] = []
     urls: list[str] = []
     dates: list[str] = []
+    many_engines = False
     for source in response.sources:
         lines.append(source.title)
         urls.append(source.url)
@@ -574,6 +603,11 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
             dates.append(source.published_date)
         if source.author:
             lines.append(source.author)
+        if source.category:
+            ids.append(source.category)
+        if source.engines:
+            many_engines = many_engines or len(source.engines) > MAX_LIST_ITEMS
+            ids.extend(rank.engine for rank in source.engines)
         if source.snippet:
             snippets.append(source.snippet)
         if source.content is not None:
@@ -592,6 +626,7 @@ def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str], b
         or _longer(snippets, KEPT_SNIPPET_LIMIT)
         or _longer(notes, NOTE_LIMIT)
         or len(notes) > MAX_NOTES
+        or many_engines
         or bool(answer and _longer((answer,), ANSWER_LIMIT))
         or _longer(pages, PAGE_TEXT_LIMIT)
     )
@@ -679,7 +714,7 @@ def _all_plain(urls: list[str]) -> bool:
     """
     if not urls:
         return True
-    if not all(urls):
+    if not all(urls) or max(map(len, urls)) > URL_LIMIT:
         return False
     joined = "".join(urls)
     # Every forbidden character but the space is unprintable: printable text without a
