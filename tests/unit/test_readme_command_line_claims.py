@@ -170,8 +170,9 @@ def test_the_quick_start_s_bounds_are_the_sanitizer_s() -> None:
         f"an answer at {sanitize.ANSWER_LIMIT:,} characters,",
         f"`{_joined(sanitize.ANSWER_CUT_MARK)}`",
         f"the cache at {sanitize.KEPT_SNIPPET_LIMIT:,} (the model's text shows {SNIPPET_LIMIT})",
-        f"a note at {sanitize.NOTE_LIMIT:,} and a provider's notes at {sanitize.MAX_NOTES},",
-        f"`model` and `request_id` at {sanitize.ID_LIMIT}.",
+        f"a note at {sanitize.NOTE_LIMIT:,} and a response's notes at {sanitize.MAX_NOTES} (",
+        f"a result's category and engine names at {sanitize.ID_LIMIT} "
+        f"({sanitize.MAX_LIST_ITEMS} engines).",
         f"past {sanitize.PAGE_TEXT_LIMIT:,} characters it ends `…`",
     ]
     assert [claim for claim in stated if claim not in quick] == []
