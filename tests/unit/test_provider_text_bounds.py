@@ -6,14 +6,21 @@ models left three a provider still controls without a bound, each found here thr
 loopback simulator serving the real SearXNG capture from ``../shared/fixtures`` with one
 field grown: a result's ``category`` (neither cut nor even cleaned of terminal escapes), the
 names of the ``engines`` it came from (up to 200, each any length, uncleaned), and a source's
-URL (any length: the model's text, ``--json`` and the cache each held it whole).
+URL (any length: the model's text, ``--json`` and the cache each held it whole). Among the
+error texts, an HTTP error quotes only its body's 8 KiB head, but one read from a 2xx body
+did not stop: SearXNG's "no usable results" named 200 engines with their reasons (a
+megabyte of ``Error:`` text, three in ``--json``), and the warning naming the engines of a
+partial answer was as long.
 """
 
 import json
+import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
+
+import pytest
 
 from tests.conftest import read_capture
 from websearch_core import WebSearch
@@ -134,3 +141,58 @@ async def test_the_captured_categories_and_engines_stay_as_sent(tmp_path: Path) 
         for source in served.result.response.sources
     }
     assert kept and all(kept[url] == sent[url] for url in kept)
+
+
+MESSAGE_LIMIT: Final = 10_000
+"""UTF-16 units of one provider's error text: an HTTP error's 8,192-character body head
+and the words around it."""
+
+
+async def _failed(status: int, body: str, content_type: str) -> SearchToolResult:
+    """Search SearXNG answering ``status`` with ``body`` (no cache)."""
+    async with Simulator(["searxng"]) as sim:
+        sim["searxng"].always(Fault.http(status, body, {"Content-Type": content_type}))
+        settings = sim.settings(provider="searxng", rate_limit_wait_seconds=0, cache=False)
+        async with WebSearch(settings) as search:
+            result = await search.run("python asyncio")
+    assert result.error is not None, result.text[:300]
+    return result
+
+
+async def test_an_error_naming_two_hundred_engines_is_cut() -> None:
+    body: Body = json.loads(read_capture(SEARXNG))
+    body.update(results=[], infoboxes=[], answers=[])
+    body["unresponsive_engines"] = [[f"engine{n}", "R" * 5_000] for n in range(200)]
+    result = await _failed(200, json.dumps(body), "application/json")
+    error = result.error or ""
+    head = "SearXNG returned no usable results; upstream engines failed: engine0: RRR"
+    assert error.startswith(head)  # the reference's text, its list cut
+    assert utf16_len(error) == MESSAGE_LIMIT and error.endswith("R…")
+    assert [utf16_len(failure.error) for failure in result.failures] == [MESSAGE_LIMIT]
+    assert all(utf16_len(a.detail or "") <= MESSAGE_LIMIT for a in result.response.attempts)
+    assert len(result.text) < MESSAGE_LIMIT + 1_000
+    assert len(json_text(search_json(result))) < 4 * MESSAGE_LIMIT  # 3 MB before
+
+
+async def test_an_http_error_s_whole_body_head_is_still_quoted() -> None:
+    """A guard: the 8 KiB head an HTTP error quotes is never cut (passes before and after)."""
+    result = await _failed(400, "B" * 9_000, "text/plain")
+    assert result.error == "SearXNG API error (400): " + "B" * 8_192
+
+
+async def test_the_log_line_naming_engines_that_did_not_answer_is_cut(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    body: Body = json.loads(read_capture(SEARXNG))
+    body["unresponsive_engines"] = [[f"engine{n}", "R" * 5_000] for n in range(200)]
+    with caplog.at_level(logging.WARNING, logger="websearch_core.providers.searxng"):
+        async with Simulator(["searxng"]) as sim:
+            served = json.dumps(body)
+            sim["searxng"].always(Fault.http(200, served, {"Content-Type": "application/json"}))
+            settings = sim.settings(provider="searxng", rate_limit_wait_seconds=0, cache=False)
+            async with WebSearch(settings) as search:
+                await search.run("python asyncio")
+    lines = [r.getMessage() for r in caplog.records if "answered without" in r.getMessage()]
+    assert len(lines) == 1
+    assert lines[0].startswith("SearXNG answered without these engines: engine0: RRR")
+    assert utf16_len(lines[0]) == MESSAGE_LIMIT  # 1,002,000 characters before

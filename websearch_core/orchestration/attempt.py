@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..call_secrets import call_redactor, context_secrets, settings_secrets
 from ..dates import iso_sources
 from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
+from ..error_bound import bounded_message
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters, unmatched_filters
 from ..filters.post import Dropped
@@ -75,12 +76,17 @@ def _live(context: ProviderContext, redactor: Redactor | None) -> LiveRedactor |
 
 
 def scrub_error(error: Exception, redactor: Redactor) -> None:
-    """Remove credentials from an error's message in place, whatever raised it."""
+    """Remove credentials from an error's message in place, whatever raised it.
+
+    Then hold it to :data:`~websearch_core.error_bound.MESSAGE_LIMIT`: a text quoting a 2xx
+    body (SearXNG's engines, a stream's error event) had no bound; masked first, a key
+    across the cut is masked whole.
+    """
     if isinstance(error, SearchProviderError):
-        error.message = redactor(error.message)
+        error.message = bounded_message(redactor(error.message))
         error.args = (error.message,)
     else:
-        error.args = tuple(redactor(str(arg)) for arg in error.args)
+        error.args = tuple(bounded_message(redactor(str(arg))) for arg in error.args)
 
 
 def attempt_timeout(

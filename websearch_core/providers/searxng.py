@@ -33,6 +33,7 @@ API reference: https://docs.searxng.org/dev/search_api.html
 import logging
 from typing import Final
 
+from ..error_bound import bounded_message
 from ..errors import ProviderNotConfiguredError
 from ..filters import TEXT_OPERATORS, URL_TITLE_OPERATORS, FilterSupport
 from ..models import FilterName, SearchParams, SearchResponse
@@ -219,8 +220,8 @@ class SearxngProvider(ProtocolProvider):
         """
         answer = super().parse(flow)
         line = unanswered_line(answer.notes)
-        if line is not None:
-            logger.warning("%s", flow.context.transport.masked(line))
+        if line is not None:  # every engine's reason, masked, then held as an error's text
+            logger.warning("%s", bounded_message(flow.context.transport.masked(line)))
         return answer
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
