@@ -13,6 +13,7 @@ from typing import Any, Final
 from ..errors import ResponseParseError
 from ..json_decode import json_loads
 from ..sse import SseEvent
+from ..stream_apis import ANTHROPIC_MESSAGES, refuse_foreign_stream
 from ..transport import HttpResponse, raise_for_status
 from ._field_errors import field_error
 
@@ -170,12 +171,18 @@ def message_from_stream(events: Iterable[SseEvent]) -> dict[str, Any]:
 
     Raises:
         SearchProviderError: An ``error`` event, classified by its error type.
-        ResponseParseError: An event is not JSON, or the stream has no ``message_start``.
+        ResponseParseError: An event is not JSON, or the stream has no ``message_start``
+            (another API's stream: :func:`~..stream_apis.foreign_stream_error`).
     """
     fold = _StreamFold()
+    seen: list[tuple[object, str]] = []
     for event in events:
         payload = _decode(event.data)
+        seen.append((payload, event.event))
         fold.feed(payload, _kind(payload, event))
+    if fold.message is None:
+        # Another API's stream has no message_start either: named as what it is.
+        refuse_foreign_stream(PROVIDER_ID, NO_START, ANTHROPIC_MESSAGES, seen)
     if fold.message is None and fold.bad_start is not None:
         # One came, with its message of another type: say so, not that none came.
         raise field_error(

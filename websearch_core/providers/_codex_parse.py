@@ -31,6 +31,7 @@ from ..event_stream_body import asked_stream_events
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
+from ..stream_apis import OPENAI_RESPONSES, refuse_foreign_stream, sse_payloads
 from ..transport import HttpResponse, SseResponse, raise_for_status
 from ._codex_errors import SPENT_BALANCE_CODES
 from ._codex_text import is_image_placeholder, links_in_text, snippet_around, strip_openai_utm
@@ -313,11 +314,25 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
     """Fold a Responses event stream (Codex or the public API) into a response (pure).
 
     Raises:
-        ResponseParseError: An event's data is not a JSON object.
+        ResponseParseError: An event's data is not a JSON object, or the stream is another
+            API's (:func:`~..stream_apis.foreign_stream_error`).
         SearchProviderError: An ``error`` / ``response.failed`` event (typed by the shared
             classifier), no web search, or neither answer text nor a source.
     """
-    return _answer_of(_folded(events), params)
+    events = tuple(events)
+    state = _folded(events)
+    if not state.ended:
+        _refuse_foreign(events)
+    return _answer_of(state, params)
+
+
+def _refuse_foreign(events: Sequence[SseEvent]) -> None:
+    """Name another API's stream as one, not as a Responses stream cut or unsearched.
+
+    Looked for only when no closing event came, which every foreign stream lacks, so a
+    whole Responses stream is not decoded twice.
+    """
+    refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_SHAPE, OPENAI_RESPONSES, sse_payloads(events))
 
 
 def _folded(events: Iterable[SseEvent]) -> _StreamState:
@@ -375,7 +390,8 @@ def parse_body(response: SseResponse, params: SearchParams | None = None) -> Sea
     (:func:`~..event_stream_body.asked_stream_events`): the request asked for that stream.
 
     Raises:
-        SearchProviderError: What :func:`parse_stream` raises; or the stream ended before an
+        SearchProviderError: What :func:`parse_stream` raises (another API's stream
+            included); or the stream ended before an
             event that closes the response (``response.completed`` ...), as a body closed
             cleanly mid-answer does: ``Codex request failed: <why>`` (500), so the chain
             moves on instead of reading a cut answer as the whole of it.
@@ -384,6 +400,7 @@ def parse_body(response: SseResponse, params: SearchParams | None = None) -> Sea
     if events:
         state = _folded(events)
         if not state.ended:
+            _refuse_foreign(events)
             _raise_event_error("response.failed", {"message": STREAM_CUT})
         return _answer_of(state, params)
     if not response.body.strip():

@@ -43,6 +43,7 @@ from ..event_stream_body import asked_stream_events
 from ..json_decode import json_loads, response_json
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
+from ..stream_apis import GEMINI_GENERATE_CONTENT, refuse_foreign_stream
 from ._common import collapse_whitespace, first_items, is_http_url
 from ._finish_reason import names_finish
 
@@ -294,13 +295,18 @@ def response_chunks(events: Sequence[SseEvent], body: bytes) -> list[Mapping[str
     first line (:func:`~..event_stream_body.asked_stream_events`), not refused as JSON.
 
     Raises:
-        ResponseParseError: No event could be read, or the body is not JSON chunks.
+        ResponseParseError: No event could be read, the body is not JSON chunks, or the
+            stream is another API's (:func:`~..stream_apis.foreign_stream_error`).
         ProviderUnavailableError: The reply had no body at all (``Gemini API returned no
             response body``, status 500, as the reference says).
     """
     events = asked_stream_events(events, body)
     if events:
         chunks, unreadable = events_chunks(events)
+        # Another API's stream is named as one, not as a Gemini stream cut short; cheap:
+        # the search stops at the first Gemini chunk.
+        payloads = [(chunk, "") for chunk in chunks]
+        refuse_foreign_stream(PROVIDER_ID, UNREADABLE, GEMINI_GENERATE_CONTENT, payloads)
         if not chunks and unreadable:
             raise ResponseParseError(PROVIDER_ID, UNREADABLE, 502)
         if chunks and not any(_finished(chunk) for chunk in chunks):

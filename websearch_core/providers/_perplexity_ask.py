@@ -28,9 +28,11 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
+from ..event_stream_body import asked_stream_events
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
+from ..stream_apis import PERPLEXITY_ASK, refuse_foreign_stream, sse_payloads
 from ..transport import SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text, events_json
@@ -46,6 +48,10 @@ __all__ = [
 ]
 
 
+NO_STREAM = "Perplexity ask API returned no event stream"
+"""A 2xx reply whose body is no event stream (a login page), whatever its label."""
+UNEXPECTED_STREAM = "Perplexity ask API returned an unexpected stream"
+"""The frame of the refusal of another API's stream (:mod:`..stream_apis` words the rest)."""
 STREAM_CUT = "Perplexity ask API stream ended before its final event"
 """A 2xx stream whose body closed without any of the markers :func:`ask_finished` reads."""
 _END_EVENT = "end_of_stream"
@@ -319,21 +325,30 @@ def parse_ask_answer(
 ) -> SearchResponse:
     """A 2xx ask reply; an empty one, one without events or one cut short is refused.
 
+    The stream is read by its body: a gateway that labels it ``application/json`` or
+    ``text/plain`` left it refused as ``no event stream`` (stop 53, streams56); its first
+    line tells (:func:`~..event_stream_body.asked_stream_events`), as for the API-key mode.
+
     Raises:
         ProviderUnavailableError: The reply had no body, or its stream ended before its
             final event (:func:`ask_finished`), so the chain moves on instead of reading a
             cut answer as the whole of it.
-        ResponseParseError: The reply was not an event stream (a login page, say).
+        ResponseParseError: The reply was not an event stream (a login page, say), or it
+            was another API's (:func:`~..stream_apis.foreign_stream_error`).
     """
     if not response.body.strip():
         raise ProviderUnavailableError(
             PROVIDER_ID, "Perplexity ask API returned no response body", 500
         )
-    if not response.events:
-        raise ResponseParseError(PROVIDER_ID, "Perplexity ask API returned no event stream", 502)
-    snapshots = events_json(response.events)
+    # The body's first line, not its label, says whether it is the stream asked for.
+    events = asked_stream_events(response.events, response.body)
+    if not events:
+        raise ResponseParseError(PROVIDER_ID, NO_STREAM, 502)
+    snapshots = events_json(events)
     # Read first: an error event ends a stream early too, and its own words come first.
     answer = parse_ask(snapshots, request, limit=limit)
-    if not ask_finished(response.events, snapshots):
+    if not ask_finished(events, snapshots):
+        # No other API's stream carries the ask stream's end: named as one, not as cut.
+        refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_STREAM, PERPLEXITY_ASK, sse_payloads(events))
         raise ProviderUnavailableError(PROVIDER_ID, STREAM_CUT, 500)
     return answer

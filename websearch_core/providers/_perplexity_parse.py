@@ -37,6 +37,7 @@ from ..event_stream_body import asked_stream_events
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
+from ..stream_apis import CHAT_COMPLETIONS, refuse_foreign_stream
 from ..transport import SseResponse
 from ._common import (
     MAX_RESULT_ITEMS,
@@ -341,6 +342,8 @@ def parse_api_answer(
     """A 2xx chat-completions answer: its stream, or one JSON completion when it sent none.
 
     Raises:
+        ResponseParseError: The stream is another API's
+            (:func:`~..stream_apis.foreign_stream_error`).
         SearchProviderError: The stream ended before its last chunk (:func:`stream_finished`):
             the spec's ``Perplexity API error (500): Perplexity API stream failed``, so the
             chain moves on instead of reading a cut answer as the whole of it.
@@ -349,6 +352,10 @@ def parse_api_answer(
     events = asked_stream_events(response.events, response.body)
     if events:
         chunks = events_json(events)
+        # Another API's stream is named as one, not as this stream failing; cheap: the
+        # search stops at the first chat chunk.
+        payloads = [(chunk, "") for chunk in chunks]
+        refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_BODY, CHAT_COMPLETIONS, payloads)
         # Read first: an error chunk ends a stream early too, and its own words come first.
         answer = parse_chat_chunks(chunks, requested_model=requested_model, limit=limit)
         if not stream_finished(events, chunks):

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
+from ..stream_apis import OPENAI_RESPONSES, refuse_foreign_stream
 from ._common import collapse_whitespace, first_items, is_http_url
 from ._field_errors import field_error
 from ._json_api import list_or_empty, text_or_none
@@ -199,14 +200,21 @@ def response_from_events(events: Iterable[object]) -> dict[str, Any]:
     ``[DONE]``-like value, a number) carries nothing and is skipped, as is a ``response``
     member that is not an object.
 
+    Another API's stream (Anthropic's Messages, Gemini's chunks, chat chunks) is refused
+    (:func:`~..stream_apis.foreign_stream_error`): folded, it gave an empty response, which
+    read as ``no answer or sources`` at best, saying nothing of what came.
+
     Raises:
         SearchProviderError: An ``error`` or ``response.failed`` event.
+        ResponseParseError: The stream is another API's.
     """
     response: dict[str, Any] = {}
     items: list[Any] = []
     deltas: list[str] = []
     completed = False
+    seen: list[tuple[object, str]] = []
     for event in events:
+        seen.append((event, ""))
         if not isinstance(event, Mapping):
             continue
         kind = event.get("type")
@@ -224,6 +232,8 @@ def response_from_events(events: Iterable[object]) -> dict[str, Any]:
             items.append(event.get("item"))
         elif kind == "response.output_text.delta" and isinstance(event.get("delta"), str):
             deltas.append(event["delta"])
+    # Cheap on a Responses stream: the search stops at its first event.
+    refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_SHAPE, OPENAI_RESPONSES, seen)
     done = [item for item in items if isinstance(item, Mapping)]
     if not completed or (
         _answer(response, _objects(response["output"])) is None and _answer({}, done)

@@ -29,6 +29,7 @@ from ..errors import (
 )
 from ..json_decode import json_loads
 from ..sse import SseError, SseEvent, parse_sse
+from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream
 from ..transport import HttpResponse, SseResponse, classify_http_error
 from ._common import HTTP_STATUS_TEXT
 
@@ -90,11 +91,15 @@ def _looks_like_sse(text: str) -> bool:
 def _pick(messages: Sequence[Any]) -> Mapping[str, Any]:
     """The reply among the messages: the last one with a ``result``, ``error`` or ``success``.
 
-    Anything else (a progress notification, another API's stream) is not a reply.
+    Anything else (a progress notification, another API's stream) is not a reply; another
+    API's stream is refused as one (:func:`~..stream_apis.foreign_stream_error`), after the
+    spec'd :data:`PARSE_FAILURE`.
     """
     objects = [message for message in messages if isinstance(message, Mapping)]
     replies = [m for m in objects if "result" in m or "error" in m or "success" in m]
     if not replies:
+        payloads = [(message, "") for message in messages]
+        refuse_foreign_stream(PROVIDER_ID, PARSE_FAILURE, MCP_JSON_RPC, payloads)
         raise parse_failure()
     return replies[-1]
 

@@ -1,0 +1,207 @@
+"""Every stream reader refuses another API's stream in one text naming both APIs.
+
+A base URL or gateway pointed at the wrong service serves a stream of another API: an
+OpenAI Responses stream where Anthropic's Messages stream is read, Gemini's chunks where
+Perplexity's chat chunks are. Each reader refused it in its own words, none naming it:
+``Codex request failed: the stream ended before the response was completed``,
+``Perplexity API error (500): Perplexity API stream failed``, ``Perplexity ask API stream
+ended before its final event``, ``Gemini API stream ended before its last chunk``,
+``Failed to parse Z.AI MCP response``, ``Anthropic stream had no message_start event``;
+xAI's fold returned an empty response. Now each keeps its own frame and adds the one
+reason worded in ``websearch_core.stream_apis``: ``another API's event stream: <API>
+events (<types seen>) where <API> events were expected``.
+
+The streams are the real captures, read from ``../shared/fixtures`` (never copied), served
+by the loopback simulator to every reader but their own; Perplexity's and xAI's recorders
+kept the chunks one a line with ``data:`` stripped, so those are framed again as events.
+The five readers in a search path are driven by a search; the Anthropic and xAI folds
+(public, for a gateway that streams) read the body the simulator served.
+"""
+
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import aiohttp
+import pytest
+
+from tests.conftest import read_capture
+from tests.functional._sim_helpers import sim_client
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.errors import ResponseParseError
+from websearch_core.providers.anthropic import message_from_stream
+from websearch_core.providers.xai import response_from_events
+from websearch_core.sse import parse_sse
+from websearch_core.testing import Fault, Simulator
+
+QUERY: Final = "what is an event stream"
+STREAM_LABEL: Final = {"Content-Type": "text/event-stream"}
+REASON: Final = "another API's event stream: "
+
+
+def _captured(path: str) -> Callable[[], str]:
+    return lambda: read_capture(path).decode("utf-8")
+
+
+def _framed_chunks(path: str) -> Callable[[], str]:
+    """The recorded chunks (one JSON object a line) as the SSE events they came as."""
+
+    def body() -> str:
+        lines = read_capture(path).decode("utf-8").splitlines()
+        return "".join(f"data: {line}\n\n" for line in lines if line.strip())
+
+    return body
+
+
+@dataclass(frozen=True)
+class Capture:
+    """A real stream and the API it is."""
+
+    api: str
+    body: Callable[[], str]
+
+
+CAPTURES: Final = {
+    "openai": Capture("OpenAI Responses", _captured("openai/responses_web_search_tool_stream.sse")),
+    "xai": Capture(
+        "OpenAI Responses", _framed_chunks("xai/responses_web_search_tool_stream.chunks.txt")
+    ),
+    "anthropic": Capture(
+        "Anthropic Messages", _captured("anthropic/messages_web_search_tool_stream.sse")
+    ),
+    "zai": Capture(
+        "Anthropic Messages",
+        _captured("zai/anthropic_compat_messages_stream_web_search_prime_2026-10.sse"),
+    ),
+    "gemini": Capture(
+        "Gemini generateContent", _captured("gemini/stream_generate_content_google_search.sse")
+    ),
+    "perplexity": Capture(
+        "Chat Completions",
+        _framed_chunks("perplexity/chat_completions_sonar_citations_stream.chunks.txt"),
+    ),
+}
+"""Every real stream in the fixtures, by the API it speaks (xAI's speaks Responses)."""
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A stream reader: the API it reads and its own frame for a reply it can not read."""
+
+    api: str
+    frame: str
+
+
+READERS: Final = {
+    "codex": Reader("OpenAI Responses", "Codex API returned an unexpected response shape"),
+    "perplexity": Reader("Chat Completions", "Perplexity API returned an unexpected body"),
+    "perplexity-ask": Reader("Perplexity ask", "Perplexity ask API returned an unexpected stream"),
+    "gemini": Reader(
+        "Gemini generateContent", "Gemini API returned a stream with no readable chunk"
+    ),
+    "zai": Reader("MCP JSON-RPC", "Failed to parse Z.AI MCP response"),
+    "anthropic-fold": Reader("Anthropic Messages", "Anthropic stream had no message_start event"),
+    "xai-fold": Reader("OpenAI Responses", "xAI Responses API returned an unexpected shape"),
+}
+FOREIGN: Final = [
+    (reader, capture)
+    for reader in READERS
+    for capture in CAPTURES
+    if CAPTURES[capture].api != READERS[reader].api
+]
+NATIVE: Final = [
+    (reader, capture)
+    for reader in READERS
+    for capture in CAPTURES
+    if CAPTURES[capture].api == READERS[reader].api
+]
+
+
+def _first_type(body: str) -> str:
+    """The first event's type as the capture writes it: ``type``, ``object`` or first key."""
+    first = json.loads(parse_sse(body.encode())[0].data)
+    for key in ("type", "object"):
+        if isinstance(first.get(key), str):
+            return str(first[key])
+    return "{" + next(iter(first)) + "}"
+
+
+@pytest.fixture
+async def network(no_gemini_variables: None) -> AsyncIterator[Simulator]:
+    """All the readers' providers on one simulator, Codex signed in."""
+    async with Simulator(["codex", "perplexity", "gemini", "zai", "anthropic", "xai"]) as sim:
+        CredentialStore(sim.settings().resolved_credentials_file()).set_oauth(
+            "codex", OAuthToken(access_token="sim-token", expires_at=time.time() + 3600)
+        )
+        yield sim
+
+
+async def _searched(sim: Simulator, reader: str, body: str) -> str:
+    """What a search through ``reader``'s provider gives for ``body``: its error text."""
+    provider = reader.removesuffix("-ask")
+    keys = {} if reader == "perplexity-ask" else sim.api_keys()
+    sim[provider].enqueue(Fault.http(200, body, STREAM_LABEL))
+    async with sim_client(sim, api_keys=keys, rate_limit_wait_seconds=0, cache=False) as ws:
+        result = await ws.run(QUERY, provider=provider)
+    assert result.is_error, result.text
+    return result.text
+
+
+async def _folded(sim: Simulator, reader: str, body: str) -> Any:
+    """The Anthropic or xAI fold of ``body`` as the simulator served it."""
+    provider = reader.removesuffix("-fold")
+    sim[provider].enqueue(Fault.http(200, body, STREAM_LABEL))
+    path = "/v1/messages" if provider == "anthropic" else "/v1/responses"
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{sim[provider].base_url}{path}", json={"stream": True}) as reply,
+    ):
+        raw = await reply.read()
+    events = parse_sse(raw)
+    if provider == "anthropic":
+        return message_from_stream(events)
+    return response_from_events(json.loads(event.data) for event in events)
+
+
+async def _refusal(sim: Simulator, reader: str, body: str) -> str:
+    if reader.endswith("-fold"):
+        with pytest.raises(ResponseParseError) as caught:
+            await _folded(sim, reader, body)
+        return caught.value.message
+    return await _searched(sim, reader, body)
+
+
+@pytest.mark.parametrize(("reader", "capture"), FOREIGN)
+async def test_a_stream_of_another_api_is_refused_naming_both(
+    network: Simulator, reader: str, capture: str
+) -> None:
+    """Failed before for all 34 pairs: each reader's own words, none naming the stream.
+
+    The refusal is the reader's frame, then the one reason: the API that arrived with the
+    event types seen (the capture's first among them) and the API the reader expected.
+    """
+    body = CAPTURES[capture].body()
+    text = await _refusal(network, reader, body)
+    expected, arrived = READERS[reader], CAPTURES[capture]
+    head = f"{expected.frame}: {REASON}{arrived.api} events ({_first_type(body)}"
+    assert head in text
+    assert text.rstrip().endswith(f" where {expected.api} events were expected")
+
+
+@pytest.mark.parametrize(("reader", "capture"), NATIVE)
+async def test_a_stream_of_the_readers_own_api_is_not_refused_as_foreign(
+    network: Simulator, reader: str, capture: str
+) -> None:
+    """A guard (passes before and after): each real stream of a reader's own API reads."""
+    body = CAPTURES[capture].body()
+    if reader.endswith("-fold"):
+        folded = await _folded(network, reader, body)
+        assert folded.get("content") or folded.get("output")
+        return
+    provider = reader.removesuffix("-ask")
+    network[provider].enqueue(Fault.http(200, body, STREAM_LABEL))
+    async with sim_client(network, rate_limit_wait_seconds=0, cache=False) as ws:
+        result = await ws.run(QUERY, provider=provider)
+    assert not result.is_error, result.text
