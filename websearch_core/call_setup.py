@@ -237,6 +237,7 @@ class CallSetup:
             and not plan.skipped
             and not plan.failures
             and not plan.store_problem
+            and not plan.passed_over
         ):
             copy = ChainPlan(providers=list(plan.providers), forced=plan.forced)
             self._plan = _KeptPlan((forced, sources), copy)

@@ -20,6 +20,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from .chain_unseen import passed_over_note
 from .errors import ConfigurationError, ProviderNotConfiguredError
 from .models import Attempt
 from .provider_ids import preferred_provider, unknown_provider_message
@@ -54,6 +55,9 @@ class ChainPlan:
     """What an unreadable credential store cost this plan, with the fix (its advice)."""
     store_error: UnreadableStoreError | None = None
     """The store's error, when it kept a provider out (what :attr:`store_problem` says)."""
+    passed_over: str | None = None
+    """The auto chain's providers passed over whose keys are set in ``os.environ`` alone,
+    where these credentials do not look (:func:`~.chain_unseen.passed_over_note`)."""
 
 
 def resolve_candidates(
@@ -237,18 +241,26 @@ class ChainOrder:
         """Add ``order``'s providers that can run; an explicit list reports those that cannot.
 
         An explicit list replaces the auto order, and each entry is explicit. ``left_out``
-        is never added (the forced provider that could not run).
+        is never added (the forced provider that could not run). The auto order's providers
+        that cannot run are passed over unnamed, as the spec has it, unless a key they read
+        is set in ``os.environ`` alone: then the plan's :attr:`~ChainPlan.passed_over` says
+        so, once for all of them.
         """
+        passed: list[tuple[str, tuple[str, ...]]] = []
         for provider_id in order:
             if provider_id == left_out:
                 continue
             provider = get_provider(provider_id)
             if self.listed:
                 _add_explicit(plan, provider, context, excluded, report_unavailable=True)
-            elif provider_id not in excluded and _passes(
-                plan, provider, provider.is_available, context
-            ):
+            elif provider_id in excluded:
+                continue
+            elif _passes(plan, provider, provider.is_available, context):
                 plan.providers.append(provider)
+            else:
+                passed.append((provider.info.label, provider.credential_variable_names()))
+        if passed:
+            plan.passed_over = passed_over_note(passed, context.credentials)
 
 
 def _forcing(forced: str | None) -> str | None:

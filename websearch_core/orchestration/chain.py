@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, cast
 
 from ..bug_traces import ProviderBug, bug_trace
+from ..chain_unseen import with_passed_over
 from ..clauses import join_clauses
 from ..deadline import (
     CallBounds,
@@ -124,6 +125,10 @@ class ChainOutcome:
     another); a list, as few failures have one."""
     store_problem: str | None = None
     """Why the plan passed providers over for an unreadable credential store, if it did."""
+    passed_over: str | None = None
+    """The plan's note of auto-chain providers passed over with their keys set in
+    ``os.environ`` alone (:func:`~websearch_core.chain_unseen.passed_over_note`): the
+    answer's last note, or the end of :meth:`failure_message`."""
 
     @property
     def last_provider(self) -> str:
@@ -212,9 +217,12 @@ class ChainOutcome:
         errors = [error for _, error in self.failures]
         cause = self.offline_cause
         if cause is not None:
-            return with_offline_hint(text, hint_cause(cause, errors), proxy_source(errors))
-        lone = lone_unreached_cause(errors)
-        return text if lone is None else with_lone_host_hint(text, hint_cause(lone, errors))
+            text = with_offline_hint(text, hint_cause(cause, errors), proxy_source(errors))
+        elif (lone := lone_unreached_cause(errors)) is not None:
+            text = with_lone_host_hint(text, hint_cause(lone, errors))
+        # Last: the providers the auto chain passed over never ran, so no text above is
+        # theirs (stop 53, streams56).
+        return with_passed_over(text, self.passed_over)
 
 
 @dataclass(slots=True)
@@ -294,6 +302,7 @@ class ChainRunner:
             failures=list(plan.failures),
             attempts=list(plan.skipped),
             store_problem=plan.store_problem,
+            passed_over=plan.passed_over,
         )
         if deadline is None:
             deadline = Deadline(context.settings.deadline_seconds)
@@ -322,6 +331,8 @@ class ChainRunner:
             answered = outcome.response is not None
             counted = unreached_count(outcome.failures, context, answered=answered)
             await self.ledger.record_unresolved(call.unresolved, offline=not counted)
+        if plan.passed_over is not None and outcome.response is not None:
+            _note_passed_over(outcome, plan.passed_over)
         return outcome
 
     async def _in_turn(
@@ -537,6 +548,18 @@ class ChainRunner:
             notes = _joined(passed_over, *uncounted) if uncounted else passed_over
             _served(outcome, provider_id, _ms(started), notes)
             return _noted(answer, uncounted)
+
+
+def _note_passed_over(outcome: ChainOutcome, note: str) -> None:
+    """Say the auto chain's providers passed over for unread keys after the answer's notes.
+
+    Once: an answer that already says it (a cached one, found by a plan that said it) is
+    left as it is. Without it, an answer from another provider was all the user read of a
+    provider whose key they had set (:mod:`~websearch_core.chain_unseen`).
+    """
+    response = outcome.response
+    if response is not None and note not in response.notes:
+        outcome.response = response.model_copy(update={"notes": (*response.notes, note)})
 
 
 def _served(outcome: ChainOutcome, provider_id: str, ms: float, detail: str | None) -> None:

@@ -419,8 +419,17 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         Said where the cause is reported (the chain's forced, preferred and explicit
         refusals, the status rows), not only in ``credentials not found``.
         """
-        names = credential_variables(self.credential_kinds, self.info) + self.info.env_vars
-        return context.credentials.unseen_clause(names)
+        return context.credentials.unseen_clause(self.credential_variable_names())
+
+    @final
+    def credential_variable_names(self) -> tuple[str, ...]:
+        """Every variable it reads a credential from: its credential kinds', its ``env_vars``.
+
+        What :meth:`unseen_clause` looks for in ``os.environ``; the auto chain's note of the
+        providers it passed over names them together
+        (:func:`~websearch_core.chain_unseen.passed_over_note`).
+        """
+        return credential_variables(self.credential_kinds, self.info) + self.info.env_vars
 
     def is_available(self, context: ProviderContext) -> bool:
         """Whether the auto chain may use it (default: a key is configured)."""

@@ -1,0 +1,111 @@
+"""The auto chain says once when it passed over a provider whose key it could not read.
+
+A ``Credentials`` given an ``environ`` of its own reads that mapping in place of
+``os.environ``, so a key set in ``os.environ`` alone is not found. Stop 52 (signins5) made
+each text naming a provider as not set up say so (forced, preferred, explicit, the status
+rows); the auto chain names no provider it passes over, so the user of it read nothing:
+the search was answered by another provider, or failed with the others' texts alone. The
+outcome now says it once: the answer's last note, or the end of the failure text.
+
+The simulator answers Brave and Tavily on loopback, through the real transport; Tavily's
+key is the one the credentials are given.
+"""
+
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import Final
+
+import aiohttp
+import pytest
+
+from websearch_core import Credentials, SearchParams
+from websearch_core.chain_plan import ChainOrder
+from websearch_core.orchestration.chain import ChainOutcome, ChainRunner
+from websearch_core.providers.base import ProviderContext
+from websearch_core.state.base import MemoryStore
+from websearch_core.testing import Fault, Simulator
+from websearch_core.transport import Transport
+
+KEY: Final = "BSA-set-in-os-environ-alone-0123456789"
+"""Brave's key, set in ``os.environ`` only."""
+GIVEN: Final = {"TAVILY_API_KEY": "tvly-given-in-environ-0123456789"}
+"""What the credentials are given: Tavily's key."""
+PASSED: Final = "The auto chain passed over Brave, whose key it did not find."
+UNSEEN: Final = "BRAVE_API_KEY is set in os.environ, which these Credentials do not read"
+ORDER: Final = ("brave", "tavily")
+"""The auto order searched: Brave first, then Tavily (no list: each is the auto chain's)."""
+
+
+@asynccontextmanager
+async def _context(
+    sim: Simulator, environ: Mapping[str, str] | None
+) -> AsyncIterator[ProviderContext]:
+    """A context sending to the simulator, its credentials reading ``environ``."""
+    async with aiohttp.ClientSession() as session:
+        transport = Transport(
+            session, timeout_seconds=5.0, max_response_bytes=1 << 20, base_urls=sim.base_urls()
+        )
+        yield ProviderContext(
+            transport=transport,
+            settings=sim.settings(cache=False),
+            credentials=Credentials(environ=environ),
+        )
+
+
+async def _auto(context: ProviderContext) -> ChainOutcome:
+    """The auto chain over :data:`ORDER`, run once."""
+    order = ChainOrder.of(preferred=None, excluded=(), listed=(), fallback=True, order=ORDER)
+    return await ChainRunner(MemoryStore()).run(
+        order.resolve(context), SearchParams(query="python asyncio"), context
+    )
+
+
+async def test_an_answer_from_another_provider_says_it_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Failed before: Tavily answered and no note named Brave or its key."""
+    monkeypatch.setenv("BRAVE_API_KEY", KEY)
+    async with Simulator(list(ORDER)) as sim, _context(sim, GIVEN) as context:
+        outcome = await _auto(context)
+        assert not sim["brave"].requests
+    assert outcome.response is not None and outcome.response.provider == "tavily"
+    said = [note for note in outcome.response.notes if PASSED in note]
+    assert len(said) == 1
+    assert UNSEEN in said[0] and "collections.ChainMap(environ, os.environ)" in said[0]
+    assert KEY not in " ".join(outcome.response.notes) + caplog.text
+
+
+async def test_a_failed_search_ends_its_text_with_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Failed before: the text was Tavily's failure alone, Brave never named."""
+    monkeypatch.setenv("BRAVE_API_KEY", KEY)
+    async with Simulator(list(ORDER)) as sim, _context(sim, GIVEN) as context:
+        sim["tavily"].enqueue(Fault.server_error(503, "down"), Fault.server_error(503, "down"))
+        outcome = await _auto(context)
+        assert len(sim["tavily"].requests) >= 1 and not sim["brave"].requests
+    assert outcome.response is None
+    message = outcome.failure_message()
+    assert message.count(PASSED) == 1 and UNSEEN in message
+    assert message.index("Tavily") < message.index(PASSED)
+    assert KEY not in message
+
+
+@pytest.mark.parametrize(
+    ("environ", "brave_key"),
+    [(GIVEN, None), ({**GIVEN, "BRAVE_API_KEY": KEY}, KEY), (None, KEY)],
+    ids=["set-nowhere", "given", "os-environ-read"],
+)
+async def test_guard_nothing_is_said_when_the_key_is_unset_or_read(
+    environ: Mapping[str, str] | None, brave_key: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guard (passes before and after): with the key set nowhere Tavily answers with no
+    such note; given, or read from ``os.environ`` itself, Brave answers, with none."""
+    if brave_key is None:
+        monkeypatch.delenv("BRAVE_API_KEY", raising=False)
+    else:
+        monkeypatch.setenv("BRAVE_API_KEY", brave_key)
+    monkeypatch.setenv("TAVILY_API_KEY", GIVEN["TAVILY_API_KEY"])
+    async with Simulator(list(ORDER)) as sim, _context(sim, environ) as context:
+        outcome = await _auto(context)
+    assert outcome.response is not None
+    assert outcome.response.provider == ("tavily" if brave_key is None else "brave")
+    assert not any("os.environ" in note for note in outcome.response.notes)
