@@ -205,3 +205,23 @@ async def test_a_stream_of_the_readers_own_api_is_not_refused_as_foreign(
     async with sim_client(network, rate_limit_wait_seconds=0, cache=False) as ws:
         result = await ws.run(QUERY, provider=provider)
     assert not result.is_error, result.text
+
+
+async def test_a_chat_stream_ending_in_done_is_refused_by_the_anthropic_fold_as_foreign(
+    network: Simulator,
+) -> None:
+    """Failed before: ``Anthropic stream carried invalid JSON``, for the ``data: [DONE]``
+    that ends a Chat Completions stream (the recorder of the real capture dropped it; the
+    simulator's Perplexity stream sends it, as the API's reference shows), which named
+    neither stream."""
+    url = f"{network['perplexity'].base_url}/chat/completions"
+    asked = {"model": "sonar", "stream": True, "messages": [{"role": "user", "content": QUERY}]}
+    headers = {"Authorization": f"Bearer {network.api_keys()['perplexity']}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, json=asked, headers=headers) as reply,
+    ):
+        body = (await reply.read()).decode("utf-8")
+    assert body.rstrip().endswith("data: [DONE]")
+    text = await _refusal(network, "anthropic-fold", body)
+    assert text.startswith(f"{READERS['anthropic-fold'].frame}: {REASON}Chat Completions events")

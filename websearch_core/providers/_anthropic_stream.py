@@ -23,6 +23,9 @@ PROVIDER_ID: Final = "anthropic"
 INVALID_STREAM_JSON: Final = "Anthropic stream carried invalid JSON"
 INVALID_TOOL_INPUT: Final = "Anthropic stream carried invalid tool input"
 NO_START: Final = "Anthropic stream had no message_start event"
+_CHAT_END: Final = "[DONE]"
+"""The Chat Completions stream's last data, never JSON and never Anthropic's: skipped, so
+such a stream is refused as another API's rather than as ``carried invalid JSON``."""
 _STREAM_ERROR_STATUS: Final = {
     "invalid_request_error": 400,
     "authentication_error": 401,
@@ -177,6 +180,8 @@ def message_from_stream(events: Iterable[SseEvent]) -> dict[str, Any]:
     fold = _StreamFold()
     seen: list[tuple[object, str]] = []
     for event in events:
+        if event.data.strip() == _CHAT_END:
+            continue
         payload = _decode(event.data)
         seen.append((payload, event.event))
         fold.feed(payload, _kind(payload, event))
