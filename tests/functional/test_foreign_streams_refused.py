@@ -225,3 +225,16 @@ async def test_a_chat_stream_ending_in_done_is_refused_by_the_anthropic_fold_as_
     assert body.rstrip().endswith("data: [DONE]")
     text = await _refusal(network, "anthropic-fold", body)
     assert text.startswith(f"{READERS['anthropic-fold'].frame}: {REASON}Chat Completions events")
+
+
+async def test_guard_a_plain_json_answer_of_another_api_keeps_zais_spec_text(
+    network: Simulator,
+) -> None:
+    """A guard (passes before and after): one JSON object of another API (a real chat
+    completion, not a stream) is refused by Z.AI's MCP reader with the spec's text alone."""
+    body = read_capture("perplexity/chat_completions_sonar_citations.json").decode("utf-8")
+    network["zai"].enqueue(Fault.http(200, body, {"Content-Type": "application/json"}))
+    async with sim_client(network, rate_limit_wait_seconds=0, cache=False) as ws:
+        result = await ws.run(QUERY, provider="zai")
+    assert result.is_error
+    assert result.text.rstrip().endswith(READERS["zai"].frame), result.text

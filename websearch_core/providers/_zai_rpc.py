@@ -88,18 +88,20 @@ def _looks_like_sse(text: str) -> bool:
     return any(line.startswith(("data:", "event:")) for line in text.lstrip().splitlines()[:3])
 
 
-def _pick(messages: Sequence[Any]) -> Mapping[str, Any]:
+def _pick(messages: Sequence[Any], *, streamed: bool = True) -> Mapping[str, Any]:
     """The reply among the messages: the last one with a ``result``, ``error`` or ``success``.
 
     Anything else (a progress notification, another API's stream) is not a reply; another
     API's stream is refused as one (:func:`~..stream_apis.foreign_stream_error`), after the
-    spec'd :data:`PARSE_FAILURE`.
+    spec'd :data:`PARSE_FAILURE`. A plain JSON body (``streamed`` false) is no stream, so
+    it keeps that text alone.
     """
     objects = [message for message in messages if isinstance(message, Mapping)]
     replies = [m for m in objects if "result" in m or "error" in m or "success" in m]
     if not replies:
-        payloads = [(message, "") for message in messages]
-        refuse_foreign_stream(PROVIDER_ID, PARSE_FAILURE, MCP_JSON_RPC, payloads)
+        if streamed:
+            payloads = [(message, "") for message in messages]
+            refuse_foreign_stream(PROVIDER_ID, PARSE_FAILURE, MCP_JSON_RPC, payloads)
         raise parse_failure()
     return replies[-1]
 
@@ -125,7 +127,7 @@ def rpc_message(body: bytes, events: Sequence[SseEvent] = ()) -> Mapping[str, An
             raise parse_failure() from None
         return _pick(json_messages(parsed))
     try:
-        return _pick([json_loads(text)])
+        return _pick([json_loads(text)], streamed=False)
     except ValueError:
         raise parse_failure() from None
 
