@@ -38,15 +38,20 @@ class HexReading:
         text: The runs' digits, runs apart by a space (never a digit of a key's hex).
     """
 
-    __slots__ = ("_at", "text")
+    __slots__ = ("_at", "_lead", "text")
 
-    def __init__(self, text: str, at: list[int]) -> None:
+    def __init__(self, text: str, at: list[int], lead: dict[int, int]) -> None:
         self.text = text
         self._at = at
+        self._lead = lead
 
     def source(self, start: int, end: int) -> tuple[int, int]:
-        """The span of the written text that ``self.text[start:end]`` was read from."""
-        return self._at[start], self._at[end - 1] + 1
+        r"""The span of the written text that ``self.text[start:end]`` was read from.
+
+        A span opening a group written ``\x73`` or ``0x73`` takes its ``\x`` or ``0x``
+        too: a mask after a lone ``\x`` reads as a half-escaped string.
+        """
+        return self._lead.get(start, self._at[start]), self._at[end - 1] + 1
 
 
 def hex_reading(text: str) -> HexReading | None:
@@ -56,9 +61,12 @@ def hex_reading(text: str) -> HexReading | None:
         >>> reading = hex_reading("dump: 73 6b:2D\n00000010: 61 | ok")
         >>> reading.text, reading.source(0, 8)
         ('736b2D61', (6, 27))
+        >>> hex_reading(r"b'\x73\x6b\x2d\x61\x62'").source(0, 10)
+        (2, 22)
     """
     pieces: list[str] = []
     at: list[int] = []
+    lead: dict[int, int] = {}
     found_groups = (
         found
         for stretch in _STRETCH.finditer(text)
@@ -74,8 +82,10 @@ def hex_reading(text: str) -> HexReading | None:
         # A line's offset is no digit of the dump: blanked before the digits are read.
         blanked = _OFFSET.sub(lambda offset: " " * len(offset.group()), span)
         for group in _DIGITS.finditer(blanked):
+            if group.start(1) > group.start():  # written after a \x or 0x
+                lead[len(at)] = found.start() + group.start()
             pieces.append(group[1])
             at.extend(range(found.start() + group.start(1), found.start() + group.end(1)))
     if not pieces:
         return None
-    return HexReading("".join(pieces), at)
+    return HexReading("".join(pieces), at, lead)

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
+from .dump_lines import dump_readings, line_pieces
 from .echo_forms import ENDS_SHOWN, base64_cores, decoded, ends_pattern
 from .echo_heads import BASE64_HEAD, HEX_HEAD, HeadFinder, hex_form
 from .echo_runs import BASE64_RUN, HEX_RUN, RunFinder
@@ -313,6 +314,8 @@ class Redactor:
         reading = decoded(text)
         if reading is not None:
             spans += [reading.source(*span) for span in self._spans(reading.text)]
+        if any("\n" in text[start:end] for start, end in spans):  # a dump's or grouped lines
+            spans = line_pieces(text, spans)
         return _masked(text, spans, joined=True)
 
     def in_response(self, text: str) -> str:
@@ -329,7 +332,19 @@ class Redactor:
         return masked if self._runs is None else _masked(masked, self._runs.spans(masked))
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
-        """Where in ``text`` :meth:`__call__` finds a secret, escapes aside."""
+        """Where in ``text`` :meth:`__call__` finds a secret, escapes aside.
+
+        A hex dump's columns are read across its lines too (:mod:`.dump_lines`): a key cut
+        at each line's end shows a run on none of them.
+        """
+        spans = self._written_spans(text)
+        for reading in dump_readings(text):
+            for start, end in self._written_spans(reading.text):
+                spans += reading.pieces(start, end)
+        return spans
+
+    def _written_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where in ``text``, read as it is written, :meth:`__call__` finds a secret."""
         spans = [found.span() for found in self._pattern.finditer(text)] if self._pattern else []
         if self._runs is not None:
             spans += self._runs.spans(text)

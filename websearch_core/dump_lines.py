@@ -1,0 +1,153 @@
+r"""A hex dump's columns read across its lines: the bytes' hex, and the bytes as text.
+
+``xxd`` and ``hexdump -C`` write 16 bytes a line: the offset, the bytes' hex, and the
+same bytes as text (``.`` for an unprintable one). A key the dump holds is cut at each
+line's end in both columns: a line holding fewer than a run's worth of its bytes
+(:data:`~.echo_runs.RUN_BYTES` in hex, ``redaction.RUN_LENGTH`` as text) shows them in
+clear when each line is read alone, as the last 10 bytes of a 42-byte key on its third
+line are. :func:`dump_readings` joins the hex columns of a block of dump lines into one
+text, and their text columns into another, each saying where every character stood, so
+the key is found whole and masked on every line it crosses, the offsets and the line's
+layout kept. Pure: no secret is known here.
+"""
+
+import re
+
+__all__ = ["ColumnReading", "dump_readings", "line_pieces"]
+
+_LINE_START = r"(?:\A|(?<=\n)|(?<=\\n))"
+"""A dump line opens a text or follows a line break, a real one or one a JSON body or a
+log line writes as ``\n``."""
+_LINE_END = r"(?=\r?\n|\\r|\\n|\Z)"
+_XXD = (
+    rf"{_LINE_START}[0-9A-Fa-f]{{6,8}}:(?P<xxd>(?: [0-9A-Fa-f]{{2,16}})+)"
+    rf" {{2,}}(?P<xxd_text>[^\n]{{1,64}}?){_LINE_END}"
+)
+"""An ``xxd`` line: ``00000010: 5439 624c ...  T9bL...``, groups of any even width (``-g``)."""
+_HEXDUMP = (
+    rf"{_LINE_START}[0-9A-Fa-f]{{7,8}} (?P<hexdump>(?: {{1,2}}[0-9A-Fa-f]{{2}})+)"
+    rf" +\|(?P<hexdump_text>[^\n]{{0,64}})\|\s*?{_LINE_END}"
+)
+"""A ``hexdump -C`` line: ``00000010  54 39 62 4c ...  37 48 ...  |T9bL...|``."""
+_LINE = re.compile(f"{_XXD}|{_HEXDUMP}")
+_HINT = re.compile(r"[0-9A-Fa-f]{6,8}(?::| {2}) ?[0-9A-Fa-f]{2}")
+"""What every dump line holds: tried first, so a text with no dump costs one scan."""
+_DIGITS = re.compile(r"[0-9A-Fa-f]+")
+_BREAK = re.compile(r"\r?\n|\\r\\n|\\n")
+"""A line break, real or written ``\\n``, that a mask never takes."""
+_OFFSET = re.compile(r"[0-9A-Fa-f]{4,8}(?::[ \t]|[ \t]{2,})")
+"""A dump line's offset, which opens a line a mask goes on into."""
+_WIDEST_GAP = 3
+"""The farthest apart two characters of one line's column stand (``hexdump -C``'s middle
+gap); the next line's stand past its offset, 8 characters or more away."""
+_FEWEST_LINES = 2
+"""A block of one line is read as it is written already (:mod:`.hex_groups`, the plain
+rules); the columns matter only where a key crosses a line's end."""
+
+
+class ColumnReading:
+    """One column of a block of dump lines joined, and where each character stood.
+
+    Attributes:
+        text: The column's characters, line after line, nothing between them.
+    """
+
+    __slots__ = ("_at", "text")
+
+    def __init__(self, text: str, at: list[int]) -> None:
+        self.text = text
+        self._at = at
+
+    def pieces(self, start: int, end: int) -> list[tuple[int, int]]:
+        r"""The spans of the dump that ``self.text[start:end]`` was read from, one a line.
+
+        A run across lines is masked on each line it crosses, so the offsets and the
+        other column between stay as the dump wrote them.
+
+        Example:
+            >>> reading = dump_readings("000000: 7a7a 7a7a  zzzz\n000004: 7a7a 7a7a  zzzz")[0]
+            >>> reading.text, reading.pieces(4, 12)
+            ('7a7a7a7a7a7a7a7a', [(13, 17), (32, 36)])
+        """
+        pieces: list[tuple[int, int]] = []
+        first = last = self._at[start]
+        for place in self._at[start + 1 : end]:
+            if place - last > _WIDEST_GAP:  # another line's
+                pieces.append((first, last + 1))
+                first = place
+            last = place
+        pieces.append((first, last + 1))
+        return pieces
+
+
+def dump_readings(text: str) -> list[ColumnReading]:
+    r"""The hex column and the text column of each block of dump lines in ``text``.
+
+    A block is two or more dump lines in a row (of one kind or the other).
+
+    Example:
+        >>> dump = "00000000: 736b 2d61  sk-a\n00000004: 6263 6465  bcde"
+        >>> [reading.text for reading in dump_readings(dump)]
+        ['736b2d6162636465', 'sk-abcde']
+    """
+    if _HINT.search(text) is None:
+        return []
+    readings: list[ColumnReading] = []
+    block: list[re.Match[str]] = []
+    for line in _LINE.finditer(text):
+        if block and not _follows(text, block[-1].end(), line.start()):
+            readings.extend(_block_readings(block))
+            block = []
+        block.append(line)
+    readings.extend(_block_readings(block))
+    return readings
+
+
+def _follows(text: str, previous_end: int, start: int) -> bool:
+    """Whether a dump line starting at ``start`` is the next line after ``previous_end``."""
+    return text[previous_end:start] in ("\n", "\r\n", "\\n", "\\r\\n")
+
+
+def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
+    """A block's hex column and text column, each joined; none for a block of one line."""
+    if len(block) < _FEWEST_LINES:
+        return []
+    digits: list[str] = []
+    digits_at: list[int] = []
+    shown: list[str] = []
+    shown_at: list[int] = []
+    for line in block:
+        kind = "xxd" if line["xxd"] is not None else "hexdump"
+        column_start = line.start(kind)
+        for group in _DIGITS.finditer(line[kind]):
+            digits.append(group.group())
+            digits_at.extend(range(column_start + group.start(), column_start + group.end()))
+        text_start = line.start(f"{kind}_text")
+        shown.append(line[f"{kind}_text"])
+        shown_at.extend(range(text_start, line.end(f"{kind}_text")))
+    return [ColumnReading("".join(digits), digits_at), ColumnReading("".join(shown), shown_at)]
+
+
+def line_pieces(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    r"""``spans`` cut at each line break they cross, the next line's offset left out.
+
+    A grouped reading (:mod:`.hex_groups`) finds a key's hex across the lines of a dump
+    as one run; masked whole, the dump would lose its line breaks and offsets, and a
+    reader the shape of what was there. Each line is masked on its own instead.
+
+    Example:
+        >>> line_pieces("ab 00000010: cd\n0020: ef gh", [(0, 24)])
+        [(0, 15), (22, 24)]
+    """
+    cut: list[tuple[int, int]] = []
+    for start, end in spans:
+        for line_break in _BREAK.finditer(text, start, end):
+            if line_break.start() > start:
+                cut.append((start, line_break.start()))
+            start = line_break.end()
+            offset = _OFFSET.match(text, start, end)
+            if offset is not None:
+                start = offset.end()
+        if end > start:
+            cut.append((start, end))
+    return cut
