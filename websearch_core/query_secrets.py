@@ -16,7 +16,13 @@ would mangle every text naming those engines.
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-__all__ = ["CREDENTIAL_NAMES", "CREDENTIAL_WORDS", "TOKEN_LENGTH", "query_secrets"]
+__all__ = [
+    "CREDENTIAL_NAMES",
+    "CREDENTIAL_WORDS",
+    "SHORT_KEY_LENGTH",
+    "TOKEN_LENGTH",
+    "query_secrets",
+]
 
 CREDENTIAL_WORDS = ("key", "token", "auth", "secret", "pass", "sig", "session", "credential")
 """A query parameter whose name holds one of these (case aside) carries a credential:
@@ -34,6 +40,14 @@ TOKEN_LENGTH = 16
 name (``?x=<key>``): the shape of a key (``redaction``'s ``MIN_TOKEN_LENGTH``), never of
 a setting's words."""
 _RUN = re.compile(rf"[A-Za-z0-9]{{{TOKEN_LENGTH},}}")
+SHORT_KEY_LENGTH = 8
+"""A value that is one word of this many letters and digits mixed, nothing else, is a
+credential under any name too (``?t=Zq81mWx4``): a short key the user wrote into the
+URL. As many characters as a key's head (``redaction.PREFIX_LENGTH``); a setting's value
+is words (``simple``, ``general``), numbers or dates (``2024-06-01``), or names written
+with separators (``gpt-4o-mini``), and a short value of letters alone (``?t=abcdefgh``)
+stays unread: nothing tells it from a setting's word."""
+_SHORT_KEY = re.compile(rf"[A-Za-z0-9]{{{SHORT_KEY_LENGTH},{TOKEN_LENGTH - 1}}}")
 
 
 def query_secrets(url: str) -> tuple[str, ...]:
@@ -74,20 +88,25 @@ def _names_credential(name: str) -> bool:
 
 
 def _is_token_shaped(value: str) -> bool:
-    """Whether ``value`` looks like a key whatever its name: a long run of letters and digits.
+    """Whether ``value`` looks like a key whatever its name: a run of letters and digits.
 
     A run of :data:`TOKEN_LENGTH` letters and digits, both in it, with no separator: a key's
-    random part (``sk-proj-<32>``, ``tvly-dev-<32>``, ``BSA<28>``). A setting's words, a
+    random part (``sk-proj-<32>``, ``tvly-dev-<32>``, ``BSA<28>``); or the whole value such
+    a word of :data:`SHORT_KEY_LENGTH` or more (``Zq81mWx4``). A setting's words, a
     model's name, a date or a version (``gpt-4o-mini-2024-07-18``, ``2024-06-01``) have
     none, so a base URL's ``?api-version=`` or ``?deployment=`` stays ordinary text.
 
     Example:
         >>> _is_token_shaped("tvly-dev-2f9c1e7a5b3d4c6e8f0a")
         True
+        >>> _is_token_shaped("Zq81mWx4"), _is_token_shaped("Zq81mWx4,bing")
+        (True, False)
         >>> _is_token_shaped("gpt-4o-mini-2024-07-18"), _is_token_shaped("general,science")
         (False, False)
     """
+    runs = _RUN.findall(value)
+    if _SHORT_KEY.fullmatch(value):
+        runs.append(value)
     return any(
-        any(char.isdigit() for char in run) and any(char.isalpha() for char in run)
-        for run in _RUN.findall(value)
+        any(char.isdigit() for char in run) and any(char.isalpha() for char in run) for run in runs
     )
