@@ -220,10 +220,21 @@ def _command(args: list[str]) -> int:
         return fail(f"cannot write the output: {error}", EXIT_FAILED)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
-    except SearchCrashed as crashed:
-        say(f"{PROG}: internal error (a bug, not a provider's failure; keys masked below):")
-        sys.stderr.write(crashed.report)
-        return EXIT_FAILED
+    except Exception as error:  # a bug: in a search (reported there) or anywhere else
+        return _crashed(error)
+
+
+def _crashed(error: Exception) -> int:
+    """Print a bug's masked report (:mod:`websearch_core.cli_crash`) after one line; exit 1.
+
+    A search's bug comes as :class:`SearchCrashed`, its report masked by the client's
+    secrets too; a bug elsewhere (the command's output, another command) by what the
+    settings, the store and the key variables hold.
+    """
+    report = error.report if isinstance(error, SearchCrashed) else crash_report(error, ())
+    say(f"{PROG}: internal error (a bug, not a provider's failure; keys masked below):")
+    sys.stderr.write(report)
+    return EXIT_FAILED
 
 
 def _has_key(key_id: str, env_vars: tuple[str, ...]) -> bool:

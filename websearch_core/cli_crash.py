@@ -8,6 +8,12 @@ user pastes it into a bug report. The command's search raises :class:`SearchCras
 in its place, its report (:func:`crash_report`) the same traceback with every secret of
 the client and of the key variables masked, and prints that. What a search is expected
 to raise (invalid input, a bad setting, an interrupt) passes through unchanged.
+
+A bug may quote a key the search never handed out, and may come after the search (in
+the command's output) or in another command: every report masks what this process could
+know without a search too (:func:`configured_secrets`): the keys of the settings (the
+config file's, the environment's), their other credentials, and every credential store
+entry, read or not.
 """
 
 import os
@@ -17,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from .key_variable_names import KEY_VARIABLES
 from .redaction import Redactor
 
-__all__ = ["SearchCrashed", "crash_report", "variable_secrets"]
+__all__ = ["SearchCrashed", "configured_secrets", "crash_report", "variable_secrets"]
 
 
 class SearchCrashed(Exception):
@@ -50,13 +56,46 @@ def variable_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
     )
 
 
+def configured_secrets() -> tuple[str, ...]:
+    """Every credential the settings and the credential store hold, none handed out yet.
+
+    Read afresh for the report: the keys of the settings (from the config file or the
+    environment, by provider), their other credentials (SearXNG's, the proxy's password,
+    a key in a URL: ``call_secrets.settings_secrets``), and each store entry's key and
+    sign-in tokens. A part that cannot be read (the bug may be in reading it) adds
+    nothing: the report is printed all the same.
+    """
+    from .call_secrets import settings_secrets
+    from .credentials import CredentialStore
+    from .settings import Settings
+
+    found: list[str] = []
+    try:
+        settings = Settings()
+        found += [key.get_secret_value() for key in settings.api_keys.values()]
+        found += settings_secrets(settings)
+        store = CredentialStore(settings.resolved_credentials_file())
+        for provider in store.providers():
+            token = store.get_oauth(provider)
+            held = (
+                store.get(provider),
+                *((token.access_token, token.refresh_token) if token else ()),
+            )
+            found += [value for value in held if value]
+    except Exception:  # a report must outlive a broken setting or store
+        pass
+    return tuple(found)
+
+
 def crash_report(error: BaseException, secrets: Iterable[str]) -> str:
-    """``error``'s traceback as Python prints it, with ``secrets`` and the key variables masked.
+    """``error``'s traceback as Python prints it, every secret this process knows masked.
 
     Args:
         error: The error no layer below the command expected.
-        secrets: The client's secrets handed out by then; the values of the key variables
-            set in this process are added (:func:`variable_secrets`).
+        secrets: The client's secrets handed out by then (none outside a search); the
+            values of the key variables set in this process (:func:`variable_secrets`)
+            and :func:`configured_secrets` are added.
     """
     shown = "".join(traceback.format_exception(error))
-    return Redactor([*secrets, *variable_secrets(os.environ)])(shown)
+    known = [*secrets, *variable_secrets(os.environ), *configured_secrets()]
+    return Redactor(known)(shown)
