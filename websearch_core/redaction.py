@@ -281,7 +281,8 @@ class Redactor:
         self._pattern = re.compile("|".join(alternatives), re.IGNORECASE) if alternatives else None
         tokens = sorted(value for value in values if _is_token(value))
         self._runs = _RunFinder(tokens) if tokens else None
-        self._echoes = _EchoFinder(tokens) if tokens else None
+        short = sorted(value for value in values if _is_short_key(value))
+        self._echoes = _EchoFinder(tokens, short) if tokens or short else None
         heads = {value[:PREFIX_LENGTH] for value in tokens}
         self._blocks = {block for value in tokens for block in _blocks(value)}
         probes = {probe.casefold() for probe in shapes | heads | self._blocks}
@@ -424,6 +425,23 @@ def _is_token(value: str) -> bool:
     return not any(char.isspace() for char in value)
 
 
+def _is_short_key(value: str) -> bool:
+    """Whether ``value`` is a key too short to be read by its pieces, read by its hex whole.
+
+    A key of :data:`PREFIX_LENGTH` to :data:`MIN_TOKEN_LENGTH` characters (``Zq81mWx4``,
+    a SearXNG token, a key under a query name of its own) is masked as itself; its
+    head or a run from inside is as likely a word. Its hex is no word: a dump of the
+    request shows the key as hex digits, masked from the first 8 bytes on, as a token's.
+
+    Example:
+        >>> _is_short_key("Zq81mWx4"), _is_short_key("abc123"), _is_short_key("a b c d e")
+        (True, False, False)
+    """
+    if not PREFIX_LENGTH <= len(value) < MIN_TOKEN_LENGTH:
+        return False
+    return not any(char.isspace() for char in value)
+
+
 def _block_starts(token: str) -> range:
     """Where ``token``'s whole :data:`BLOCK_LENGTH` blocks start: every :data:`BLOCK_STRIDE`.
 
@@ -496,7 +514,8 @@ class _EchoFinder:
     r"""Finds the forms of tokens only an echoed request holds (see :meth:`Redactor.__call__`).
 
     A token's base64 at any byte alignment (matched case-sensitively, as base64 is read)
-    and its hex: whole, cut short after its first :data:`~.echo_heads.HEAD_BYTES` bytes (a
+    and its hex (a short key's too, from its first bytes: :func:`_is_short_key`): whole,
+    cut short after its first :data:`~.echo_heads.HEAD_BYTES` bytes (a
     ``Basic`` header or a dump that ends inside the key: :mod:`.echo_heads`), or a run of
     :data:`~.echo_runs.RUN_BYTES` bytes from inside it (an echo that starts past the key's
     head: :mod:`.echo_runs`); the hex also where a dump writes it in groups (``73 6b``,
@@ -505,17 +524,18 @@ class _EchoFinder:
 
     Args:
         tokens: The secrets matched by prefix (:func:`_is_token`).
+        short: The short keys read by their hex from its head (:func:`_is_short_key`).
     """
 
     __slots__ = ("_core_runs", "_cores", "_ends", "_hex", "_hex_runs")
 
-    def __init__(self, tokens: Iterable[str]) -> None:
+    def __init__(self, tokens: Iterable[str], short: Iterable[str] = ()) -> None:
         tokens = list(tokens)
         cores = {core for token in tokens for core in base64_cores(token)}
         hexed = [hex_form(token) for token in tokens]
         self._cores = HeadFinder(cores, BASE64_HEAD, ignore_case=False)
         self._core_runs = RunFinder(cores, BASE64_RUN, ignore_case=False)
-        self._hex = HeadFinder(hexed, HEX_HEAD, ignore_case=True)
+        self._hex = HeadFinder([*hexed, *map(hex_form, short)], HEX_HEAD, ignore_case=True)
         self._hex_runs = RunFinder(hexed, HEX_RUN, ignore_case=True)
         self._ends = [re.compile(ends_pattern(token), re.IGNORECASE) for token in tokens]
 

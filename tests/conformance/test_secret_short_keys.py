@@ -4,16 +4,18 @@ A key the user configured is known to us by its value, and a value of
 ``redaction.MIN_SECRET_LENGTH`` (4) characters or more is masked wherever it shows, in the
 shapes an upstream writes it in (as written, case aside, URL-encoded, JSON-escaped,
 base64): shorter ones are ordinary text (``abc``) too often to mask. A short key's pieces
-(its head cut, a run from inside it, its hex) are not read: 8 of its characters are as
-likely a word. A key written in the SearXNG endpoint's query under a name no list knows
-(``?t=Zq81mWx4``) was not known as a key at all: its name says nothing and it was under
-``query_secrets.TOKEN_LENGTH`` (16). Driven on the loopback simulator, read with the walk
-of ``_leaks.reachable_texts`` and every DEBUG record.
+(its head cut, a run from inside it) are not read: 8 of its characters are as likely a
+word. Its hex was not read either, though hex digits are no word: a dump of the request
+showed a short key in clear. A key written in the SearXNG endpoint's query under a name
+no list knows (``?t=Zq81mWx4``) was not known as a key at all: its name says nothing and
+it was under ``query_secrets.TOKEN_LENGTH`` (16). Driven on the loopback simulator, read
+with the walk of ``_leaks.reachable_texts`` and every DEBUG record.
 """
 
 import base64
 import json
 import logging
+import re
 from urllib.parse import quote
 
 import pytest
@@ -86,3 +88,61 @@ async def test_guard_a_short_configured_key_is_masked_in_every_whole_shape(
     everything = [*seen, *library_logs(caplog.records)]
     assert key.lower() not in "\n".join(everything).lower()
     assert echo_forms_seen(key, everything) == []
+
+
+def _xxd_across_lines(data: bytes) -> str:
+    """``data`` as ``xxd`` prints it, 16 bytes a line."""
+    lines = []
+    for start in range(0, len(data), 16):
+        chunk = data[start : start + 16]
+        digits = chunk.hex()
+        groups = " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+        shown = "".join(chr(byte) if 32 <= byte < 127 else "." for byte in chunk)
+        lines.append(f"{start:08x}: {groups:<39}  {shown}")
+    return "\n".join(lines)
+
+
+HEX_FORMS = {
+    "hex": lambda key: key.encode().hex(),
+    "hex_escaped": lambda key: "".join(f"\\x{byte:02x}" for byte in key.encode()),
+    "xxd_across_lines": lambda key: _xxd_across_lines(f"GET /s?q=x&t={key} HTTP/1.1".encode()),
+}
+
+
+@pytest.mark.parametrize("status", [401, 500])
+@pytest.mark.parametrize("form", sorted(HEX_FORMS))
+@pytest.mark.parametrize("key", SHORT_KEYS)
+async def test_a_short_configured_keys_hex_never_shows(
+    key: str, form: str, status: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A short key in hex (a dump of the request, ``\\x`` escapes): no 8 of its bytes shown.
+
+    Failed before for each key, form and status: only a key of 16 characters or more was
+    read in hex.
+    """
+    caplog.set_level(logging.DEBUG)
+    message = "refused request bytes:\n" + HEX_FORMS[form](key) + "\n(end)"
+    async with Simulator([QUOTING]) as sim:
+        seen = await shown_after_failure(key, _json_fault(status, message), sim)
+    assert "refused request bytes" in seen[0]
+    everything = "\n".join([*seen, *library_logs(caplog.records)]).lower()
+    digits = _hex_digits(everything)
+    hexed = key.encode().hex()
+    assert [
+        hexed[i : i + 16] for i in range(0, len(hexed) - 15, 2) if hexed[i : i + 16] in digits
+    ] == []
+    assert key.lower() not in everything
+
+
+def _hex_digits(text: str) -> str:
+    """The hex digits of ``text``, a dump's hex column read across its lines.
+
+    Every other character is left out (``\\x`` too), so digits apart in the text meet:
+    stricter than a reader. Of an ``xxd`` line only the hex column counts (its offset
+    and text column are no bytes of the request).
+    """
+    pieces = []
+    for line in text.split("\n"):
+        dump = re.match(r"[0-9a-f]{8}: (.*?)  ", line)
+        pieces.append(dump[1] if dump else line.replace("\\x", ""))
+    return re.sub("[^0-9a-f]", "", "".join(pieces))
