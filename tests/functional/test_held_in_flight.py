@@ -125,3 +125,22 @@ async def test_searches_of_a_client_share_its_mark_scope_reader(sim: Simulator) 
         assert runners[0] is not runners[1]  # each search its own ledger and counts
         assert readers[0] is readers[1]
         assert readers[0] is not None and readers[0]("brave") is not None
+
+
+async def test_the_chain_holds_no_empty_list_for_failures_a_search_has_not_had(
+    sim: Simulator,
+) -> None:
+    """No list for a host not found, nor for providers held back, until one is put in it.
+
+    Each was an empty list every search made and held across its request, for the
+    collector to walk at every collection while 200 were in flight.
+    """
+    sim["brave"].always(Fault.hang())
+    async with sim_client(sim) as ws, _held(sim, ws, "no failure yet") as frames:
+        held = _ours(frames)
+        chain = [name for name in held if name.startswith("ChainRunner.")]
+        assert {"ChainRunner.run", "ChainRunner._in_turn", "ChainRunner._try"} <= set(chain)
+        empty = {name: [ref for ref in held[name] if ref == []] for name in chain}
+        assert not any(empty.values()), empty
+        call = frames["ChainRunner._try"].cr_frame.f_locals["call"]
+        assert (call.unresolved, call.held) == (None, None)

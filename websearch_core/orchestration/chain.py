@@ -230,7 +230,8 @@ class _Call:
     """What every turn of one search shares, handed to each turn whole.
 
     Not frozen: a frozen dataclass sets each field through ``object.__setattr__`` (1 us of
-    every search for these seven, 0.4 unfrozen), and nothing assigns to it after it is made.
+    every search for these seven, 0.4 unfrozen); only the two lists below are assigned
+    after it is made, each when first written.
     """
 
     params: SearchParams
@@ -239,8 +240,25 @@ class _Call:
     masks: LiveRedactor
     deadline: Deadline
     skip_marked: bool
-    unresolved: list[tuple[str, BaseException]] = field(default_factory=list)
-    """Host-not-found failures, counted once the search shows it was not offline."""
+    unresolved: list[tuple[str, BaseException]] | None = None
+    """Host-not-found failures, counted once the search shows it was not offline; ``None``
+    until the first (:meth:`unresolved_list`). Most searches have none, and an empty list
+    made for every search is one more object each search in flight holds across its
+    request for the collector to walk (``benchmarks/bench_held_objects.py``)."""
+    held: list[SearchProvider] | None = None
+    """The providers the first pass skipped only because the store could not check their
+    budget, asked in a last-resort pass; ``None`` until the first (the usual search holds
+    none), for the same reason."""
+
+    def unresolved_list(self) -> list[tuple[str, BaseException]]:
+        """:attr:`unresolved`, made now if no failure was put in it yet.
+
+        A fan-out's engines are lent it before they run (they add theirs to it), so
+        binding one makes it.
+        """
+        if self.unresolved is None:
+            self.unresolved = []
+        return self.unresolved
 
 
 class ChainRunner:
@@ -314,17 +332,17 @@ class ChainRunner:
         else:
             self.ledger.scope_of = functools.partial(mark_scope, context)
         call = _Call(params, context, outcome, masks, deadline, skip_marked=not plan.forced)
-        # Skipped only because the store could not check their budget: the last resort.
-        held: list[SearchProvider] = []
         try:
-            if not await self._in_turn(plan.providers, call, held) and held:
-                await self._in_turn(held, call, None)
+            # Those skipped only because the store could not check their budget
+            # (``call.held``) are asked in a last-resort pass.
+            if not await self._in_turn(plan.providers, call, first_pass=True) and call.held:
+                await self._in_turn(call.held, call, first_pass=False)
         except asyncio.CancelledError:
             # No verdict was reached: count what was held only if the search had already
             # shown the network works (see unreached_count), then let the cancel through.
             counted = unreached_count(outcome.failures, context, ended=False)
             await asyncio.shield(
-                self.ledger.record_unresolved(call.unresolved, offline=not counted)
+                self.ledger.record_unresolved(call.unresolved or (), offline=not counted)
             )
             raise
         if call.unresolved:  # the usual search held none back: nothing to judge or count
@@ -336,15 +354,15 @@ class ChainRunner:
         return outcome
 
     async def _in_turn(
-        self, providers: Sequence[SearchProvider], call: _Call, held: list[SearchProvider] | None
+        self, providers: Sequence[SearchProvider], call: _Call, *, first_pass: bool
     ) -> bool:
         """Ask ``providers`` in turn; whether the search ended (an answer, or out of time).
 
-        The first pass collects in ``held`` the providers skipped only because the store
-        could not check their budget; its last provider, when none is held before it, may
-        be asked so at once (nothing after it could answer). ``held`` is ``None`` for the
-        last-resort pass over those: each is asked uncounted, and its skip is replaced by
-        what it does.
+        The first pass collects in ``call.held`` the providers skipped only because the
+        store could not check their budget; its last provider, when none is held before
+        it, may be asked so at once (nothing after it could answer). Not ``first_pass``:
+        the last-resort pass over those, each asked uncounted, its skip replaced by what
+        it does.
         """
         outcome, deadline = call.outcome, call.deadline
         last = len(providers) - 1
@@ -357,17 +375,17 @@ class ChainRunner:
             if deadline.remaining() < MIN_ATTEMPT_SECONDS:
                 _out_of_time(outcome, providers[index:], deadline)
                 return True
-            first_pass: BaseException | None = None
-            if held is None:
+            first_error: BaseException | None = None
+            if not first_pass:
                 mode = LastResort.ONLY
-                first_pass = _held_error(outcome, provider)
+                first_error = _held_error(outcome, provider)
                 _drop_held(outcome, provider)
-            elif index == last and not held:
+            elif index == last and not call.held:
                 mode = LastResort.AFTER_OTHERS
             else:
                 mode = LastResort.HOLD
             # Unless forced, a marked provider is skipped by the first reservation's step.
-            answer = await self._try(provider, call, mode, first_pass)
+            answer = await self._try(provider, call, mode, first_error)
             if answer is _NOT_TRIED:
                 _out_of_time(outcome, providers[index:], deadline)
                 return True
@@ -375,8 +393,10 @@ class ChainRunner:
                 # One copy: the attempt's pending update (ISO dates) and the attempts.
                 outcome.response = answer.final(attempts=tuple(outcome.attempts))
                 return True
-            if held is not None and _held_back(outcome, provider):
-                held.append(provider)
+            if first_pass and _held_back(outcome, provider):
+                if call.held is None:
+                    call.held = []
+                call.held.append(provider)
         return False
 
     def _bound(
@@ -384,20 +404,21 @@ class ChainRunner:
         provider: SearchProvider,
         last_resort: LastResort,
         first_pass: BaseException | None = None,
-        unresolved: list[tuple[str, BaseException]] | None = None,
+        call: _Call | None = None,
     ) -> SearchProvider:
         """``provider`` as this call runs it: one that asks others gets the ledger.
 
         And the chain's pass, which says what it does with engines whose budget the
         store cannot check, in the last-resort pass its error from the first (what
         became of the engines it does not ask again), and the search's list of failures
-        that reached no host, which its engines' join when the fan-out alone cannot say
-        whether they count.
+        that reached no host (``call``'s, made here if none is yet), which its engines'
+        join when the fan-out alone cannot say whether they count.
         """
         # The class's MRO rather than isinstance: every search asks this of a provider
         # that is not a fan-out, and an ABC's isinstance goes through ABCMeta in Python.
         if _fans_out(provider):
             fan_out = cast(FanOutProvider, provider)
+            unresolved = None if call is None else call.unresolved_list()
             return fan_out.with_ledger(self.ledger, last_resort, first_pass, unresolved)
         return provider
 
@@ -422,7 +443,7 @@ class ChainRunner:
         """
         # The search's shared parts as locals: the turn reads them many times.
         params, context, outcome, masks = call.params, call.context, call.outcome, call.masks
-        deadline, skip_marked, unresolved = call.deadline, call.skip_marked, call.unresolved
+        deadline, skip_marked = call.deadline, call.skip_marked
         provider_id = provider.info.id
         checked = provider.credential_check(context)
         if checked.problem is not None:
@@ -459,7 +480,7 @@ class ChainRunner:
             if deadline.expired:
                 await self.ledger.release(reservation)
                 return _NOT_TRIED
-            bound = self._bound(provider, last_resort, first_pass, unresolved)
+            bound = self._bound(provider, last_resort, first_pass, call)
             try:
                 answer = await answer_attempt(
                     bound,
@@ -510,7 +531,8 @@ class ChainRunner:
                         # provider's monthly count (a free tier's) gets the request back.
                         await self.ledger.release(reservation)
                     if is_unreached(error):
-                        unresolved.append((provider_id, error))  # offline? seen at the end
+                        # Offline? Seen at the end.
+                        call.unresolved_list().append((provider_id, error))
                     else:
                         await self.ledger.record_failure(provider_id, error)
                 # A bug is logged with its trace and kept as the client hands it out.
