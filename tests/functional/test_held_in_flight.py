@@ -5,8 +5,9 @@ more the garbage collector counts towards its next collection and walks in it
 (``benchmarks/bench_held_objects.py``: about a microsecond a search for each). These look
 into searches held at an endpoint that never answers, through the coroutines the search's
 task is suspended in: their frames hold no bound method of the provider, no loop
-iterator, no closure cell and no spent context token, and the searches of one client
-share its mark-scope reader rather than each building one.
+iterator, no closure cell, no spent context token and no empty list kept for a failure
+that has not happened, and the searches of one client share its mark-scope reader rather
+than each building one.
 """
 
 from __future__ import annotations
