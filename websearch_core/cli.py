@@ -59,6 +59,7 @@ from .call_secrets import settings_secrets
 from .clauses import join_clauses
 from .cli_crash import SearchCrashed, crash_report
 from .cli_dispatch import CommandLineError, CommandParser, split_command
+from .cli_exit_help import EXIT_HELP
 from .cli_output import (
     OutputFailedError,
     failure_lines,
@@ -725,6 +726,7 @@ def _auth_parser() -> CommandParser:
             f"'{PROG} providers' names, or the file {CREDENTIALS_FILE_ENV} names. Keys "
             "in code, the environment or the config file take precedence over it."
         ),
+        epilog=EXIT_HELP["auth"],
     )
     # -v as for the other commands: `websearch -v auth list` was refused. It may come
     # before the action (`auth -v list`) or after it (`auth list -v`).
@@ -732,6 +734,7 @@ def _auth_parser() -> CommandParser:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     set_parser = actions.add_parser(
         "set",
+        epilog=EXIT_HELP["auth set"],
         when_missing=_set_usage,
         help="store a provider's API key",
         description=(
@@ -747,6 +750,7 @@ def _auth_parser() -> CommandParser:
     set_parser.set_defaults(handler=_auth_set)
     list_parser = actions.add_parser(
         "list",
+        epilog=EXIT_HELP["auth list"],
         help="list the ids with a stored API key or OAuth sign-in",
         description=(
             "List the ids the credential store holds an API key or an OAuth sign-in under "
@@ -757,6 +761,7 @@ def _auth_parser() -> CommandParser:
     list_parser.set_defaults(handler=_auth_list)
     remove_parser = actions.add_parser(
         "remove",
+        epilog=EXIT_HELP["auth remove"],
         when_missing=_remove_usage,
         help="forget a stored API key (or with --oauth a sign-in)",
         description=(
@@ -778,6 +783,7 @@ def _auth_parser() -> CommandParser:
     sources = sorted(IMPORT_SOURCES)
     import_parser = actions.add_parser(
         "import",
+        epilog=EXIT_HELP["auth import"],
         when_missing=_import_usage(sources),
         help="store another tool's OAuth sign-in (e.g. the Gemini CLI's)",
         description=(
@@ -1259,6 +1265,7 @@ def _providers_parser() -> CommandParser:
             f"'{PROG} providers reset --all' clears every provider's, and moves a damaged "
             "state file aside (it is never deleted)."
         ),
+        epilog=EXIT_HELP["providers"],
     )
     parser.add_argument(
         "action",

@@ -24,6 +24,7 @@ import sys
 from pydantic import TypeAdapter, ValidationError
 
 from ..cli_dispatch import CommandParser
+from ..cli_exit_help import EXIT_HELP
 from ..cli_output import json_text
 from ..cli_refusals import refuse
 from ..cli_status import EXIT_FAILED, EXIT_OK, PROG, fail
@@ -48,6 +49,7 @@ def fetch_parser() -> CommandParser:
         prog=f"{PROG} fetch",
         fields={"--timeout": "timeout_seconds"},
         description="Fetch a web page, PDF, text file or JSON/XML/CSV file and print its content.",
+        epilog=EXIT_HELP["fetch"],
     )
     parser.add_argument("url", metavar="URL", help="the page's http(s) URL")
     output = parser.add_mutually_exclusive_group()
