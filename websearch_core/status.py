@@ -10,7 +10,6 @@ import os
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -47,6 +46,7 @@ from .state.sqlite import SQLiteStore
 from .store_passed import run_past_store
 from .store_restore import restore_advice
 from .store_unreadable import NEEDS_STORE, UnreadableStoreError
+from .utc_times import utc_iso
 
 __all__ = [
     "MOVE_ASIDE_HINT",
@@ -135,7 +135,7 @@ def status_record(status: ProviderStatus, *, counts_known: bool = True) -> dict[
         if mark is None
         else {
             "kind": mark.kind,
-            "until": datetime.fromtimestamp(mark.until, UTC).isoformat(timespec="seconds"),
+            "until": utc_iso(mark.until),
             "reason": mark.reason,
         },
         "browser_missing": status.browser_missing,

@@ -31,6 +31,7 @@ from ..errors import (
     SearchProviderError,
 )
 from ..state.base import ProviderMark
+from ..utc_times import utc_moment
 
 __all__ = [
     "LONG_MARK_SECONDS",
@@ -282,11 +283,7 @@ def utc_text(epoch: float) -> str:
     so ``websearch providers`` failed with a traceback, and each search logged one,
     until the mark was reset. Such a mark is shown as lasting to the year 9999.
     """
-    try:
-        moment = datetime.fromtimestamp(epoch, UTC)
-    except (OverflowError, OSError, ValueError):  # past year 9999 (or before year 1)
-        moment = (datetime.max if epoch > 0 else datetime.min).replace(tzinfo=UTC)
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return utc_moment(epoch).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 _MARK_BRIEFS: Final = {
