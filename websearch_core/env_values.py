@@ -87,6 +87,25 @@ def setting_variable(name: str, environ: Mapping[str, str] | None = None) -> str
     return settings_environment(environ).get(name.lower())
 
 
+def setting_variable_spelling(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The spelling of setting variable ``name`` the settings read, as it is set; else ``None``.
+
+    A value set as ``websearch_timeout_seconds=0`` was refused as ``timeout_seconds: ...``,
+    a line naming no variable, where ``WEBSEARCH_TIMEOUT_SECONDS=0`` named its own: an
+    error names the variable as the user wrote it. Of two spellings set, the later in the
+    environment is the one read (:func:`settings_environment`), so it is the one named.
+
+    Example:
+        >>> setting_variable_spelling("WEBSEARCH_A", {"websearch_a": "1", "Websearch_A": " "})
+        'websearch_a'
+    """
+    wanted, spelling = name.lower(), None
+    for given, value in (os.environ if environ is None else environ).items():
+        if given.lower() == wanted and not is_blank(value):
+            spelling = given
+    return spelling
+
+
 def values_reader(
     environ: Mapping[str, str], names: tuple[str, ...]
 ) -> Callable[[], tuple[object, ...]]:

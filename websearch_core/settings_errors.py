@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from .clauses import join_clauses
-from .env_values import env_value
+from .env_values import env_value, setting_variable_spelling
 from .errors import ConfigurationError
 from .meant_names import meant
 from .provider_ids import KEY_IDS, unknown_ids_message
@@ -172,13 +172,22 @@ def _not_a_key_id(key: str) -> str:
     return unknown_ids_message([key], KEY_IDS, key_variables())
 
 
+_SETTINGS_PREFIX = ENV_PREFIX.upper()
+"""The prefix of the variables :func:`~.env_values.settings_environment` reads in any case."""
+
+
 def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path | None) -> str:
     dotted = ".".join(location) or "settings"
     field = location[0] if location else ""
     if field in given:
         return given[field]
     for name in _environment_names(location):
-        if env_value(name) is not None:  # a blank one is unset: it set nothing
+        # The WEBSEARCH_ names are read in any case of letters; a blank one set nothing.
+        if name.startswith(_SETTINGS_PREFIX):
+            spelling = setting_variable_spelling(name)
+            if spelling is not None:
+                return spelling
+        elif env_value(name) is not None:
             return name
     if config_file is not None and _in_config_file(config_file, field):
         return f"config file {config_file} ({dotted})"
