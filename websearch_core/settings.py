@@ -715,11 +715,13 @@ class _SpecEnvSource(PydanticBaseSettingsSource):
         searxng = {key: value for env, key in _SEARXNG_ENV.items() if (value := env_value(env))}
         if searxng:
             values["searxng"] = searxng
+        # In any case of letters, as the prefixed settings' names are read (the later of
+        # two spellings wins): websearch_brave_base_url was silently not read at all.
         base_urls = {
             name[len(ENV_PREFIX) : -len(BASE_URL_SUFFIX)].lower(): value
             for name, value in os.environ.items()
-            if name.startswith(ENV_PREFIX)
-            and name.endswith(BASE_URL_SUFFIX)
+            if name.upper().startswith(ENV_PREFIX)
+            and name.upper().endswith(BASE_URL_SUFFIX)
             and not is_blank(value)
         }
         base_urls = {key: url for key, url in base_urls.items() if key}

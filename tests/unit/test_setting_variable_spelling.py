@@ -9,6 +9,7 @@ variable, and read as if the value came from code or the config file.
 import pytest
 
 from websearch_core.cli import main
+from websearch_core.settings import Settings
 
 
 def _refusal(capsys: pytest.CaptureFixture[str]) -> str:
@@ -57,3 +58,17 @@ def test_the_upper_case_spelling_is_named_as_before(
     assert (
         _refusal(capsys) == "websearch: WEBSEARCH_TIMEOUT_SECONDS: Input should be greater than 0"
     )
+
+
+def test_a_provider_s_base_url_variable_is_read_in_any_case(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Failed before: ``websearch_brave_base_url`` was not read at all (exit 0, unused).
+
+    The README's "read in any case of letters" covers ``WEBSEARCH_<ID>_BASE_URL`` as the
+    variable table lists it among the settings' variables.
+    """
+    monkeypatch.setenv("websearch_brave_base_url", "http://127.0.0.1:8080")
+    assert Settings().base_urls == {"brave": "http://127.0.0.1:8080"}
+    monkeypatch.setenv("websearch_brave_base_url", "ftp://x")
+    assert _refusal(capsys).startswith("websearch: websearch_brave_base_url: must be an http(s)")
