@@ -282,3 +282,23 @@ def test_an_interrupted_fetch_exits_130(
             process.kill()
             process.wait()
     assert (process.returncode, err.strip()) == (130, "websearch: interrupted")
+
+
+def test_the_readme_sends_to_each_command_s_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """Failed before: the README gave the main help's statuses only.
+
+    Each status the README's paragraph gives is the one the command's help names, and the
+    cases above run each of those.
+    """
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    text = " ".join(readme.read_text(encoding="utf-8").split())
+    assert "Each command's `--help` ends with its own exit statuses" in text
+    said = {
+        ("auth set", 1): "stored but its output could not be written",
+        ("auth import", 1): "stored but its output could not be written",
+        ("auth list", 0): "also when nothing is stored",
+        ("providers", 2): "reset without an id or --all",
+        ("fetch", 0): "a page without readable text",
+    }
+    for (command, status), phrase in said.items():
+        assert phrase in _help_statuses(command, capsys)[status], (command, status)
