@@ -23,7 +23,6 @@ The wait itself is :func:`~websearch_core.provider_imports.import_for_build`; th
 is light (an adapter imports it with itself, to catch the error).
 """
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -32,6 +31,7 @@ from .env_values import setting_variable
 from .errors import AllProvidersFailedError
 from .imports_advice import with_imports_advice
 from .models import SearchResponse, SearchToolResult
+from .setting_seconds import DeadlineSetting, setting_seconds
 from .settings_limits import DEFAULT_DEADLINE_SECONDS
 
 if TYPE_CHECKING:
@@ -140,9 +140,10 @@ def known_deadline(
     them. With neither, the settings are not read yet (the imports bounded here read
     them), so the call has the environment's ``WEBSEARCH_DEADLINE_SECONDS`` (any case of
     its letters, as the settings read it), which a config file cannot outrank, else the
-    config file's entry (``written``, once read), else the default. A value the build
-    would refuse (not a positive finite number) is passed over here: the build says what
-    is wrong with it.
+    config file's entry (``written``, once read), else the default. Each is read as the
+    settings read it (``"3"`` is 3 s); a value the build would refuse (not a number, not
+    over 0, over the most it may be) is passed over here: the build says what is wrong
+    with it.
 
     Args:
         settings: The ``settings=`` option given (a ``Settings``), or ``None``.
@@ -185,32 +186,25 @@ def known_fetch_deadline(
 
 
 def _known(
-    settings: object, given: Mapping[str, object], name: str, written: Mapping[str, object] | None
+    settings: object,
+    given: Mapping[str, object],
+    name: DeadlineSetting,
+    written: Mapping[str, object] | None,
 ) -> float | None:
     """Setting ``name`` as given, else the given settings', the environment's, the file's.
 
-    The file's entry (``written``) answers when it was read; else ``None``.
+    The file's entry (``written``) answers when it was read; else ``None``. Each value is
+    read as the settings read it (:func:`~websearch_core.setting_seconds.setting_seconds`:
+    ``"3"`` is 3 s, a value they refuse is none).
 
     A ``Settings`` given was made from the environment already, so it alone answers then.
     """
-    seconds = _seconds(given.get(name))
+    seconds = setting_seconds(name, given.get(name))
     if seconds is not None:
         return seconds
     if settings is not None:
-        return _seconds(getattr(settings, name, None))
+        return setting_seconds(name, getattr(settings, name, None))
     variable = setting_variable(f"{_ENV_PREFIX}{name}")
     if variable is None:
-        return None if written is None else _seconds(written.get(name))
-    try:
-        return _seconds(float(variable))
-    except ValueError:  # not a number: the build refuses it, naming the variable
-        return None
-
-
-def _seconds(value: object) -> float | None:
-    """``value`` as a deadline's seconds, or ``None`` when it is not a positive finite number."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    if not math.isfinite(value) or value <= 0:
-        return None
-    return float(value)
+        return None if written is None else setting_seconds(name, written.get(name))
+    return setting_seconds(name, variable)  # refused: the build refuses it, naming it

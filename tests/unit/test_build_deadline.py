@@ -188,3 +188,52 @@ def test_a_config_file_that_cannot_be_used_gives_no_entries(tmp_path: Path, cont
     assert written_deadlines(str(config)).get("deadline_seconds") is None
     with pytest.raises(ConfigurationError):
         Settings(config_file=config)
+
+
+_WRITTEN_FORMS = ["3", '"3"', '" 4.5 "', "1000", '"1_000"', '"inf"', "true", '"soon"', "0"]
+"""``deadline_seconds`` as a config file may write it: numbers, numbers as text, refused."""
+
+
+def _settings_deadline(**given: object) -> float | None:
+    """The deadline the settings read from the environment and file; ``None``: refused."""
+    try:
+        return Settings(**given).deadline_seconds  # type: ignore[arg-type]
+    except (ConfigurationError, ValueError):  # the build refuses it, saying why
+        return None
+
+
+@pytest.mark.parametrize("written", _WRITTEN_FORMS)
+def test_the_files_deadline_is_read_before_the_build_as_the_settings_read_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, written: str
+) -> None:
+    """One parser: ``deadline_seconds = "3"`` bounds the build by 3 s, as the settings take it.
+
+    A value the settings refuse bounds nothing of its own (the default does; the build then
+    refuses it). Failed before for ``"3"``, ``" 4.5 "``, ``1000`` and ``true``: the first
+    took text as nothing (the build bounded by 55 s, the settings' deadline 3 s) and a
+    number over the settings' 900 s bound as the build's deadline. The other forms are
+    guards (passed before too).
+    """
+    config = tmp_path / "config.toml"
+    config.write_text(f"deadline_seconds = {written}\n")
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    read = _settings_deadline()
+    expected = DEFAULT_DEADLINE_SECONDS if read is None else read
+    assert known_deadline(None, {}, written_deadlines(None)) == expected
+
+
+@pytest.mark.parametrize("variable", ["3", " 4.5 ", "1_000", "1000", "nan", "soon", "0x10"])
+def test_the_variables_deadline_is_read_before_the_build_as_the_settings_read_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str
+) -> None:
+    """``WEBSEARCH_DEADLINE_SECONDS`` read by the settings' parser too, not ``float()``.
+
+    Failed before for ``1_000`` and ``1000``: ``float()`` took them (1000 s bounded the
+    build) where the settings refuse both. The other values are guards (passed before too).
+    """
+    (tmp_path / "empty.toml").write_text("")
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(tmp_path / "empty.toml"))
+    monkeypatch.setenv("WEBSEARCH_DEADLINE_SECONDS", variable)
+    read = _settings_deadline()
+    expected = DEFAULT_DEADLINE_SECONDS if read is None else read
+    assert known_deadline(None, {}) == expected
