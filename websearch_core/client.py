@@ -41,6 +41,7 @@ from .bug_traces import bug_trace
 from .build_deadline import BuildBound
 from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
 from .client_arguments import check_client_arguments
+from .config_read import handing
 from .content.enrich import (
     DEFAULT_CONTENT_SOURCES,
     add_page_content,
@@ -1399,14 +1400,17 @@ class LoopBoundClient:
             build: Builds the client (reads the settings when none were given).
             deadline_seconds: The call's deadline, or the options it is worked out from
                 at the build (:class:`~websearch_core.build_deadline.BuildBound`: the config
-                file's deadlines read first, bounded); ``None`` imports as building does.
+                file read first, bounded, and handed to the build's settings, which read the
+                disk no more: :mod:`~websearch_core.config_read`); ``None`` imports as
+                building does.
 
         Raises:
             BuildImportsOutlastedError: ``deadline_seconds`` passed during the imports.
         """
+        read = None
         if self._base is None and deadline_seconds is not None:
-            import_for_build_sync(deadline_seconds)
-        with self._lock:
+            read = import_for_build_sync(deadline_seconds)
+        with handing(read), self._lock:  # the file as read: the build reads no more
             return self._base_client(build)
 
     def _base_client(self, build: Callable[[], WebSearch]) -> WebSearch:
@@ -1436,17 +1440,19 @@ class LoopBoundClient:
             deadline_seconds: The call's deadline as known before the build
                 (:func:`~websearch_core.build_deadline.known_deadline`), or the options it
                 is worked out from at the build
-                (:class:`~websearch_core.build_deadline.BuildBound`: the config file's
-                deadlines read first, bounded): the build's imports end by it. ``None``
-                waits for them however long they take.
+                (:class:`~websearch_core.build_deadline.BuildBound`: the config file read
+                first, bounded, and handed to the build's settings, which read the disk no
+                more): the build's imports end by it. ``None`` waits for them however long
+                they take.
 
         Raises:
             BuildImportsOutlastedError: ``deadline_seconds`` passed during the imports.
         """
         loop = asyncio.get_running_loop()
+        read = None
         if loop not in self._by_loop:  # its first call here: what building imports, off it
-            await import_for_build(deadline_seconds)
-        with self._lock:
+            read = await import_for_build(deadline_seconds)
+        with handing(read), self._lock:  # the file as read: the build reads no more
             client = self._by_loop.get(loop)
             if client is None:
                 client = self._base_client(build)._lend_store(build())

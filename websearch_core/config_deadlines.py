@@ -12,11 +12,15 @@ Reading the file needs ``platformdirs`` (where the default file lives) and ``tom
 then the disk, any of which can be slow; the read is bounded by the deadline the call has
 without the file (given, the environment's, else the default). A file on a disk that
 does not answer ends the call by then, saying which file; the read goes on, and the next
-call waits for the same read, by its own deadline. The settings' own read of the file, in
-the build right after, is not bounded: it follows a read that has just ended.
+call waits for the same read, by its own deadline. What the read found (the file's bytes,
+:class:`~websearch_core.config_read.ConfigRead`) is handed to the settings the build makes,
+which read the disk no more: their own read, right after, had no limit, and ran on the loop
+for an async call.
 
 A file that cannot be used (missing, not TOML, unreadable) gives no entries here: the
-build reads it again and says what is wrong with it, as it did.
+build's settings say what is wrong with it, from the same read. A path the disk would not
+even look at (a ``PermissionError`` on a directory above it) is handed nothing: the
+settings look again, and raise what the disk says.
 """
 
 import functools
@@ -26,20 +30,28 @@ from collections.abc import Hashable
 from pathlib import Path
 
 from .build_deadline import BuildImportsOutlastedError
+from .config_read import ConfigRead, read_config
 from .deadline import Deadline
-from .env_values import env_value
+from .env_values import setting_variable
 from .errors import ConfigurationError
 from .import_jobs import imported, imported_sync
-from .settings import CONFIG_FILE_ENV, chosen_config_file, load_config_toml
+from .settings import CONFIG_FILE_ENV, chosen_config_file
 
-__all__ = ["read_deadlines", "read_deadlines_sync", "written_deadlines"]
+__all__ = [
+    "deadline_entries",
+    "read_config_file",
+    "read_config_file_sync",
+    "written_deadlines",
+]
 
 _ENTRIES = ("deadline_seconds", "timeout_seconds")
 """The file's entries a call's deadline is worked out from (a fetch's takes the sooner)."""
 _READERS = ("platformdirs", "tomllib")
 """What reading the file imports, in the order the read imports them."""
-_answers: dict[Hashable, dict[str, object]] = {}
-"""The last entries read, by what was read (:func:`_key`): every caller of a read finds them."""
+Found = tuple[ConfigRead | None, dict[str, object]]
+"""A read (``None``: no file could be chosen or looked at) and its deadline entries."""
+_answers: dict[Hashable, Found] = {}
+"""The last read and its entries, by what was read (:func:`_key`): every caller finds them."""
 _reading: dict[Hashable, str] = {}
 """The file each read is reading (its path), named when a caller's deadline passes."""
 
@@ -55,8 +67,18 @@ def written_deadlines(config_file: object) -> dict[str, object]:
         The entries the file has; none when it has neither, or cannot be used (the
         build then reads it and says why).
     """
-    path = _chosen(config_file)
-    return {} if path is None else _entries(path)
+    return deadline_entries(_file_read(config_file))
+
+
+def deadline_entries(read: ConfigRead | None) -> dict[str, object]:
+    """``read``'s deadline entries as written; none when it is no file that can be used."""
+    if read is None or not read.is_file:
+        return {}
+    try:
+        data = read.document()
+    except (OSError, ValueError):  # TOML's and UTF-8's errors are ValueErrors
+        return {}
+    return {name: data[name] for name in _ENTRIES if name in data}
 
 
 def _chosen(config_file: object) -> Path | None:
@@ -70,21 +92,31 @@ def _chosen(config_file: object) -> Path | None:
     return path
 
 
-def _entries(path: Path) -> dict[str, object]:
-    """``path``'s deadline entries as written; none when it cannot be used."""
+def _file_read(config_file: object, key: Hashable | None = None) -> ConfigRead | None:
+    """The chosen file as the disk answers; ``None`` when none can be chosen or looked at.
+
+    Args:
+        config_file: As :func:`written_deadlines` takes it.
+        key: The read's key, under which the path being read is kept for the error.
+    """
+    path = _chosen(config_file)
+    if path is None:
+        return None
+    if key is not None:
+        _reading[key] = str(path)
     try:
-        if not path.is_file():
-            return {}
-        data = load_config_toml(path)
-    except (OSError, ValueError):  # TOML's and UTF-8's errors are ValueErrors
-        return {}
-    return {name: data[name] for name in _ENTRIES if name in data}
+        return read_config(path)
+    except OSError:  # the path cannot be looked at: the build's settings raise it
+        return None
 
 
-async def read_deadlines(
-    config_file: object, seconds: float, within: Deadline
-) -> dict[str, object]:
-    """:func:`written_deadlines` on the import thread, waited for until ``within`` ends.
+async def read_config_file(config_file: object, seconds: float, within: Deadline) -> Found:
+    """The config file read on the import thread, waited for until ``within`` ends.
+
+    Returns:
+        The read, which the build's settings are handed
+        (:func:`~websearch_core.config_read.handing`), and its deadline entries (parsed
+        on that thread too: :func:`deadline_entries`).
 
     Args:
         config_file: As :func:`written_deadlines` takes it.
@@ -99,11 +131,11 @@ async def read_deadlines(
         await imported(functools.partial(_read, key, config_file), key, within.remaining())
     except TimeoutError:
         raise _outlasted(key, seconds) from None
-    return _answers.get(key, {})
+    return _answers.get(key, (None, {}))
 
 
-def read_deadlines_sync(config_file: object, seconds: float, within: Deadline) -> dict[str, object]:
-    """:func:`read_deadlines` for a synchronous call: its thread waits, the read runs apart.
+def read_config_file_sync(config_file: object, seconds: float, within: Deadline) -> Found:
+    """:func:`read_config_file` for a synchronous call: its thread waits, the read runs apart.
 
     Raises:
         BuildImportsOutlastedError: ``within`` passed first; the read goes on for the next.
@@ -113,23 +145,19 @@ def read_deadlines_sync(config_file: object, seconds: float, within: Deadline) -
         imported_sync(functools.partial(_read, key, config_file), key, within.remaining())
     except TimeoutError:
         raise _outlasted(key, seconds) from None
-    return _answers.get(key, {})
+    return _answers.get(key, (None, {}))
 
 
 def _key(config_file: object) -> Hashable:
     """What a read reads: callers naming the same file the same way join one read."""
-    return ("config file deadlines", repr(config_file), env_value(CONFIG_FILE_ENV))
+    return ("config file deadlines", repr(config_file), setting_variable(CONFIG_FILE_ENV))
 
 
 def _read(key: Hashable, config_file: object) -> None:
     """The read on the import thread; its answer is kept for every caller waiting on it."""
     _reading.pop(key, None)
-    path = _chosen(config_file)
-    if path is None:
-        _answers[key] = {}
-        return
-    _reading[key] = str(path)
-    _answers[key] = _entries(path)
+    read = _file_read(config_file, key)
+    _answers[key] = (read, deadline_entries(read))
 
 
 def _outlasted(key: Hashable, seconds: float) -> BuildImportsOutlastedError:

@@ -25,7 +25,8 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from .build_deadline import BuildBound, BuildImportsOutlastedError
-from .config_deadlines import read_deadlines, read_deadlines_sync
+from .config_deadlines import read_config_file, read_config_file_sync
+from .config_read import ConfigRead
 from .deadline import Deadline, call_started
 from .import_jobs import imported, imported_sync
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
@@ -190,13 +191,14 @@ async def import_for_uses(uses: Iterable[Use], within: Deadline | None = None) -
         await _imported(modules, (), within)
 
 
-async def import_for_build(deadline_seconds: float | BuildBound | None) -> None:
+async def import_for_build(deadline_seconds: float | BuildBound | None) -> ConfigRead | None:
     """Import what building a client needs off the loop, by the call's deadline if known.
 
     The deadline counts from the call's start (:class:`~websearch_core.deadline.CallClock`),
-    as the search's own does. A call whose build reads its config file reads the file's
-    deadlines first, by the deadline known without them
-    (:mod:`~websearch_core.config_deadlines`), and its imports end by the file's.
+    as the search's own does. A call whose build reads its config file reads the file
+    first, by the deadline known without it (:mod:`~websearch_core.config_deadlines`), and
+    its imports end by the file's; the read is returned, for the build's settings to take
+    (:func:`~websearch_core.config_read.handing`) rather than read the disk again, unbounded.
 
     Args:
         deadline_seconds: The call's deadline
@@ -204,23 +206,27 @@ async def import_for_build(deadline_seconds: float | BuildBound | None) -> None:
             worked out from (:class:`~websearch_core.build_deadline.BuildBound`); ``None``
             waits for the imports however long they take.
 
+    Returns:
+        The config file as read, or ``None`` when it was not read here.
+
     Raises:
         BuildImportsOutlastedError: The deadline passed first; the import (or the read)
             goes on for the next call.
     """
     if deadline_seconds is None:
         await import_for_uses(("build",))
-        return
+        return None
     started = call_started()
-    seconds = await _build_seconds(deadline_seconds, started)
+    seconds, read = await _build_seconds(deadline_seconds, started)
     deadline = Deadline(seconds, started=started)
     try:
         await import_for_uses(("build",), deadline)
     except TimeoutError:
         raise BuildImportsOutlastedError(seconds, build_module_pending()) from None
+    return read
 
 
-def import_for_build_sync(deadline_seconds: float | BuildBound) -> None:
+def import_for_build_sync(deadline_seconds: float | BuildBound) -> ConfigRead | None:
     """:func:`import_for_build` for a synchronous call: its thread waits by the deadline.
 
     A synchronous first call (a tool's ``invoke``, a LlamaIndex tool's ``call``) built its
@@ -232,51 +238,61 @@ def import_for_build_sync(deadline_seconds: float | BuildBound) -> None:
             :func:`import_for_build` takes them; counted from the call's start when a
             :class:`~websearch_core.deadline.CallClock` is open.
 
+    Returns:
+        The config file as read, as :func:`import_for_build` returns it.
+
     Raises:
         BuildImportsOutlastedError: The deadline passed first; the import (or the read)
             goes on for the next call.
     """
     started = call_started()
-    seconds = _build_seconds_sync(deadline_seconds, started)
+    seconds, read = _build_seconds_sync(deadline_seconds, started)
     if _loaded(_BUILD_MODULES):
-        return
+        return read
     deadline = Deadline(seconds, started=started)
     run = functools.partial(_import, _BUILD_MODULES, ())
     try:
         imported_sync(run, (_BUILD_MODULES, ()), deadline.remaining())
     except TimeoutError:
         raise BuildImportsOutlastedError(seconds, build_module_pending()) from None
+    return read
 
 
-async def _build_seconds(bound: float | BuildBound, started: float | None) -> float:
-    """The build's deadline: ``bound`` itself, or worked out from it, the file read first.
+async def _build_seconds(
+    bound: float | BuildBound, started: float | None
+) -> tuple[float, ConfigRead | None]:
+    """The build's deadline (``bound``, or worked out from it, the file read first), and the read.
 
     Raises:
         BuildImportsOutlastedError: The deadline known without the file passed while
             reading it.
     """
     if not isinstance(bound, BuildBound):
-        return bound
+        return bound, None
     seconds = bound.seconds()
     if not bound.reads_config_file:
-        return seconds
+        return seconds, None
     within = Deadline(seconds, started=started)
-    return bound.seconds(await read_deadlines(bound.config_file, seconds, within))
+    read, written = await read_config_file(bound.config_file, seconds, within)
+    return bound.seconds(written), read
 
 
-def _build_seconds_sync(bound: float | BuildBound, started: float | None) -> float:
+def _build_seconds_sync(
+    bound: float | BuildBound, started: float | None
+) -> tuple[float, ConfigRead | None]:
     """:func:`_build_seconds` for a synchronous call.
 
     Raises:
         BuildImportsOutlastedError: As :func:`_build_seconds` raises it.
     """
     if not isinstance(bound, BuildBound):
-        return bound
+        return bound, None
     seconds = bound.seconds()
     if not bound.reads_config_file:
-        return seconds
+        return seconds, None
     within = Deadline(seconds, started=started)
-    return bound.seconds(read_deadlines_sync(bound.config_file, seconds, within))
+    read, written = read_config_file_sync(bound.config_file, seconds, within)
+    return bound.seconds(written), read
 
 
 async def import_for_status() -> None:

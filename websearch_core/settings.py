@@ -75,10 +75,11 @@ from pydantic_settings import (
 )
 from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
+from .config_read import ConfigRead, config_document, handed_read, read_config
 from .control_chars import CONTROL_IN_LINE
 from .deadline import STORE_SETTING_CAP
-from .edited_text import SavedAsUtf16Error, utf8_text
-from .env_values import env_value, is_blank, settings_environment
+from .edited_text import SavedAsUtf16Error
+from .env_values import env_value, is_blank, setting_variable, settings_environment
 from .errors import ConfigurationError
 from .key_variable_names import KEY_VARIABLES
 from .meant_names import named_extras
@@ -262,10 +263,16 @@ _KeyOwner = Annotated[str, AfterValidator(_key_owner)]
 def _configured_config_file() -> Path | None:
     """``WEBSEARCH_CONFIG_FILE`` with ``~`` and ``$NAME`` expanded; ``None`` when unset or empty.
 
+    Read in any case of its letters, as every setting's variable is
+    (:func:`~websearch_core.env_values.setting_variable`): ``websearch_config_file`` set
+    the settings' ``config_file`` (so the credential store was looked for beside it), while
+    the file read was the default one; a first call's early read of its deadline read the
+    default one too.
+
     Raises:
         ConfigurationError: The path uses a variable that is unset or empty (both named).
     """
-    configured = env_value(CONFIG_FILE_ENV)
+    configured = setting_variable(CONFIG_FILE_ENV)
     if configured is None:
         return None
     try:
@@ -337,6 +344,11 @@ def _config_file_source(
     not a file (a directory, a link to nothing) is named too: it was skipped as if absent,
     and every setting the user meant to make there silently ran at its default.
 
+    The disk is asked once (:func:`~websearch_core.config_read.read_config`), or not at
+    all when a first call's bounded read is handed over for this path
+    (:func:`~websearch_core.config_read.handing`): it had no limit here, on the call's
+    thread, right after that read.
+
     Args:
         settings_cls: The settings model.
         path: The file (expanded).
@@ -349,16 +361,12 @@ def _config_file_source(
     """
     import tomllib  # as pydantic-settings does: only when a file is read
 
-    is_file = path.is_file()
-    if not is_file and (chosen_by is not None or path.exists() or path.is_symlink()):
-        problem = "is a directory, not a file" if path.is_dir() else "is not a file"
-        if not path.exists():
-            missing = "is a symbolic link to a file that does not exist"
-            problem = missing if path.is_symlink() else "does not exist"
+    read = handed_read(path) or read_config(path)
+    if not read.is_file and (chosen_by is not None or read.state != "missing"):
         named = f"{chosen_by}: " if chosen_by is not None else ""
-        raise ConfigurationError(f"{named}config file {path} {problem}")
+        raise ConfigurationError(f"{named}config file {path} {read.problem}")
     try:
-        return _ConfigFileSource(settings_cls, toml_file=path if is_file else None)
+        return _ConfigFileSource(settings_cls, read if read.is_file else None)
     except tomllib.TOMLDecodeError as error:
         raise ConfigurationError(f"config file {path} is not valid TOML: {error}") from error
     except SavedAsUtf16Error as error:
@@ -409,12 +417,8 @@ def load_config_toml(file_path: Any) -> dict[str, Any]:
         UnicodeDecodeError: It is not UTF-8 (the byte counted from the file's start).
         tomllib.TOMLDecodeError: It is not TOML.
     """
-    import tomllib  # as pydantic-settings does: only when a file is read
-
     with file_path.open(mode="rb") as file:
-        raw = file.read()
-    data: dict[str, Any] = tomllib.loads(utf8_text(raw))
-    return data
+        return config_document(file.read())
 
 
 _TABLE_EXAMPLES = {
@@ -467,19 +471,44 @@ def _check_tables(config_file: Any, data: dict[str, Any]) -> None:
 
 
 class _ConfigFileSource(TomlConfigSettingsSource):
-    """The TOML file (:func:`load_config_toml`), its relative paths made its own."""
+    """The TOML file as read once, its relative paths made its own.
 
-    def _read_file(self, file_path: Any) -> dict[str, Any]:
-        # pydantic-settings' hook for one file (a Path, or a package resource); typed
-        # loosely so that a module of its internals it is typed with is not imported here.
-        data = load_config_toml(file_path)
-        _check_tables(file_path, data)
-        if isinstance(file_path, Path):
-            for key in _PATHS_FROM_THE_FILE:
-                value = data.get(key)
-                if isinstance(value, str) and value:
-                    data[key] = _beside(file_path, value)
+    pydantic-settings' own source asks the disk whether the file is there, twice, then
+    reads it; this one is given what the disk answered (a
+    :class:`~websearch_core.config_read.ConfigRead`), so the settings touch the disk once,
+    or not at all when a first call's bounded read is handed over.
+
+    Args:
+        settings_cls: The settings model.
+        read: The file as read; ``None`` when there is none (the default file, absent).
+
+    Raises:
+        OSError, SavedAsUtf16Error, UnicodeDecodeError, tomllib.TOMLDecodeError: As
+            :meth:`~websearch_core.config_read.ConfigRead.document` raises them.
+    """
+
+    def __init__(self, settings_cls: type[BaseSettings], read: ConfigRead | None) -> None:
+        self._config_read = read  # before the base reads its "files" (_read_files)
+        super().__init__(settings_cls, toml_file=None if read is None else read.path)
+
+    def _read_files(self, files: Any, deep_merge: bool = False) -> dict[str, Any]:
+        # pydantic-settings' hook for its files; typed loosely so that a module of its
+        # internals it is typed with is not imported here.
+        read = self._config_read
+        if read is None:
+            return {}
+        data = read.document()
+        _check_tables(read.path, data)
+        for key in _PATHS_FROM_THE_FILE:
+            value = data.get(key)
+            if isinstance(value, str) and value:
+                data[key] = _beside(read.path, value)
         return data
+
+    @classmethod
+    def _any_file_exists(cls, paths: Any) -> bool:
+        # The base asks the disk again here (for a table header this model does not use).
+        return False
 
 
 def _split_ids(value: Any) -> Any:

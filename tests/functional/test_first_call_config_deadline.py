@@ -20,7 +20,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import ANSWER_READER, run_held, run_watched
+from tests.loop_imports import ANSWER_READER, gated_import, run_held, run_watched
 
 _DEADLINE_SECONDS = 3.0
 """The first call's deadline: what it must end by while its build is held."""
@@ -33,24 +33,46 @@ _SCRIPT = textwrap.dedent(
 
     READ_GATE = threading.Event()
     READ_ON = []
+    OPENED = []
     _open = pathlib.Path.open
+    _stat = pathlib.Path.stat
+
+    def hold(what):
+        # The disk stops answering until the script lets it go.
+        if READ_GATE.is_set():
+            return
+        READ_ON.append(threading.current_thread().name if what == "read" else what)
+        if not READ_GATE.wait(30):  # a bound on a failing test, not a time measured
+            GATE_LAPSED.append(what)
 
     def held_open(self, *args, **kwargs):
-        # A disk that does not answer the config file's read until the script lets it go.
+        # A disk that does not answer the config file's read (HOLD_READ), or answers the
+        # first and then no other (HOLD_AFTER_READ), until the script lets it go.
         reads = "r" in kwargs.get("mode", args[0] if args else "r")  # not the script's write
-        if HOLD_READ and reads and self.name == "config.toml" and not READ_GATE.is_set():
-            READ_ON.append(threading.current_thread().name)
-            if not READ_GATE.wait(30):  # a bound on a failing test, not a time measured
-                GATE_LAPSED.append("read")
+        if reads and self.name == "config.toml":
+            if HOLD_READ or (HOLD_AFTER_READ and OPENED):
+                hold("read" if HOLD_READ else "read again")
+            OPENED.append(threading.current_thread().name)
         return _open(self, *args, **kwargs)
 
+    def held_stat(self, *args, **kwargs):
+        # is_file, exists and is_symlink ask the disk here: after the first read, held too.
+        if HOLD_AFTER_READ and OPENED and self.name == "config.toml":
+            hold("looked at again")
+        return _stat(self, *args, **kwargs)
+
     pathlib.Path.open = held_open
+    pathlib.Path.stat = held_stat
 
     def configure(sim):
         # The config file (the brave simulator's URL), and the deadline where GIVEN says.
         folder = pathlib.Path(tempfile.mkdtemp())
         config = folder / "config.toml"
-        written = f"deadline_seconds = {DEADLINE}\\n" if GIVEN == "file" else ""
+        written = ""
+        if GIVEN in ("file", "lowercase file"):
+            written = f"deadline_seconds = {DEADLINE}\\n"
+        if GIVEN == "file text":
+            written = f'deadline_seconds = "{DEADLINE:g}"\\n'
         config.write_text(
             written
             + 'providers = ["brave"]\\n'
@@ -58,7 +80,8 @@ _SCRIPT = textwrap.dedent(
             + "[base_urls]\\n"
             + f'brave = {json.dumps(sim.base_urls()["brave"])}\\n'
         )
-        os.environ["WEBSEARCH_CONFIG_FILE"] = str(config)
+        named_by = "websearch_config_file" if GIVEN == "lowercase file" else "WEBSEARCH_CONFIG_FILE"
+        os.environ[named_by] = str(config)
         if GIVEN == "lowercase":
             os.environ["websearch_deadline_seconds"] = str(DEADLINE)
         if GIVEN == "environment":
@@ -96,7 +119,9 @@ _SCRIPT = textwrap.dedent(
         held = not READ_GATE.is_set()
         READ_GATE.set()
         second = await ask()
-        return dict(first=first, held=held, second=second, lapsed=GATE_LAPSED, on=READ_ON)
+        return dict(
+            first=first, held=held, second=second, lapsed=GATE_LAPSED, on=READ_ON, opened=OPENED
+        )
 
     async def main():
         runner, url = await serve_page(b"<html><body><p>A page.</p></body></html>", "text/html")
@@ -106,7 +131,7 @@ _SCRIPT = textwrap.dedent(
                 config = configure(sim)
                 tool, ask = make(url)
                 try:
-                    if HOLD_READ:
+                    if HOLD_READ or HOLD_AFTER_READ:
                         found = await read_then_released(lambda: call(ask))
                     else:
                         found = await first_then_released(lambda: call(ask))
@@ -136,6 +161,7 @@ def _held(
         GIVEN=given,
         SYNC=sync,
         HOLD_READ=hold_read,
+        HOLD_AFTER_READ=False,
         DEADLINE=_DEADLINE_SECONDS,
     )
     assert found["second"] is None, found  # the next call is answered
@@ -210,6 +236,72 @@ def test_a_config_file_whose_disk_does_not_answer_ends_the_first_call_by_its_dea
     found = _held(adapter, "environment", "nothing.held", sync=sync, hold_read=True)
     doing = f"reading the config file {found['config']}"
     assert _said(adapter, found, doing) in str(found["first"]), found
+
+
+@pytest.mark.parametrize(
+    ("adapter", "module", "sync"),
+    [
+        ("langchain tool", "websearch_core.settings_errors", True),
+        ("llamaindex tool", "websearch_core.refresh_hooks", False),
+    ],
+)
+def test_a_deadline_written_as_text_in_the_config_file_bounds_the_first_calls_build(
+    adapter: str, module: str, sync: bool
+) -> None:
+    """``deadline_seconds = "3"``, which the settings read as 3 s, bounds the build by 3 s.
+
+    Failed before: the early read took only a number, so the build waited by the default
+    55 s and out the 30 s hold (``lapsed``), while the settings then searched by 3 s.
+    """
+    found = _held(adapter, "file text", module, sync=sync)
+    assert _said(adapter, found, f"importing {module}") in str(found["first"]), found
+
+
+@pytest.mark.parametrize(
+    ("adapter", "module", "sync"),
+    [
+        ("langchain tool", "websearch_core.content.safety", False),
+        ("langchain fetch", "websearch_core.settings_errors", True),
+    ],
+)
+def test_a_lowercase_config_file_variable_names_the_file_read_first(
+    adapter: str, module: str, sync: bool
+) -> None:
+    """``websearch_config_file``, which the settings read, names the file whose deadline bounds.
+
+    Failed before: the early read (and the settings' own source) read the default file, so
+    the build waited by 55 s and out the 30 s hold (``lapsed``); the next call then found
+    none of the file's settings (no provider's address).
+    """
+    found = _held(adapter, "lowercase file", module, sync=sync)
+    assert _said(adapter, found, f"importing {module}") in str(found["first"]), found
+
+
+@pytest.mark.parametrize(
+    ("adapter", "sync"),
+    [("langchain tool", False), ("llamaindex tool", True), ("langchain fetch", False)],
+)
+def test_the_first_calls_build_reads_its_config_file_once(adapter: str, sync: bool) -> None:
+    """A disk that answers the bounded read, then hangs: the build's settings do not wait on it.
+
+    The build's settings take what the call's bounded read found, and look at the file no
+    more: the call is answered by its deadline (3 s, in the file), the disk never asked
+    again. Failed before: the settings looked at the file again, on the call's thread (the
+    loop, for an async call), with no limit, and waited out the 30 s hold (``lapsed``).
+    """
+    found = run_watched(
+        gated_import("nothing.held") + ANSWER_READER + _SCRIPT,
+        ADAPTER=adapter,
+        GIVEN="file",
+        SYNC=sync,
+        HOLD_READ=False,
+        HOLD_AFTER_READ=True,
+        DEADLINE=_DEADLINE_SECONDS,
+    )
+    assert found["lapsed"] == [], found  # the call waited on the disk: never let go
+    assert found["on"] == [], found  # the disk was never asked again while held
+    assert found["opened"] == ["websearch-imports"], found  # one read, off the call's thread
+    assert found["first"] is None and found["second"] is None, found  # both answered
 
 
 _IN_A_RUNNING_LOOP = textwrap.dedent(

@@ -237,3 +237,22 @@ def test_the_variables_deadline_is_read_before_the_build_as_the_settings_read_it
     read = _settings_deadline()
     expected = DEFAULT_DEADLINE_SECONDS if read is None else read
     assert known_deadline(None, {}) == expected
+
+
+def test_a_lowercase_config_file_variable_names_the_file_both_readers_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``websearch_config_file`` names the file the settings read and the one read first.
+
+    The settings read their variables in any case of letters. Failed before: it set the
+    settings' ``config_file`` field, but the settings read the default file (the
+    provider, the deadline written in it were not read) and so did the early read.
+    """
+    config = tmp_path / "lower.toml"
+    config.write_text('deadline_seconds = 6\nprovider = "brave"\n')
+    monkeypatch.delenv("WEBSEARCH_CONFIG_FILE", raising=False)
+    monkeypatch.setenv("websearch_config_file", str(config))
+    settings = Settings()
+    assert settings.resolved_config_file() == config
+    assert (settings.provider, settings.deadline_seconds) == ("brave", 6.0)
+    assert known_deadline(None, {}, written_deadlines(None)) == settings.deadline_seconds

@@ -1,0 +1,87 @@
+"""The config file read once: a first call's bounded read handed to its build's settings.
+
+The settings a tool's first call builds read the file again after the call's bounded read
+of its deadline, on the call's thread and with no limit. Handed that read
+(:func:`~websearch_core.config_read.handing`), they take it for its path and touch the
+disk no more; settings made outside the hand-over (a ``Settings()`` made directly, later
+on the same thread) read the disk, as always.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from websearch_core import Settings
+from websearch_core.config_read import handing, read_config
+from websearch_core.errors import ConfigurationError
+
+
+def test_settings_made_in_the_hand_over_take_the_read_not_the_disk(tmp_path: Path) -> None:
+    """The file edited on disk after the read: the handed settings read what was read.
+
+    Failed before: no hand-over (no :mod:`~websearch_core.config_read`); the build's
+    settings read the disk again.
+    """
+    config = tmp_path / "config.toml"
+    config.write_text('provider = "brave"\ndeadline_seconds = 4\n')
+    read = read_config(config)
+    config.write_text('provider = "exa"\n')  # what a second read would find
+    with handing(read):
+        handed = Settings(config_file=config)
+    assert (handed.provider, handed.deadline_seconds) == ("brave", 4.0)
+
+
+def test_settings_made_after_the_hand_over_read_the_disk(tmp_path: Path) -> None:
+    """A ``Settings()`` made once the build is over reads the file as it is now.
+
+    A guard (passes before and after): the hand-over ends with its ``with``; a stale
+    read must not outlive the build that was handed it.
+    """
+    config = tmp_path / "config.toml"
+    config.write_text('provider = "brave"\n')
+    with handing(read_config(config)):
+        pass
+    config.write_text('provider = "exa"\n')
+    assert Settings(config_file=config).provider == "exa"
+
+
+def test_a_read_handed_for_another_path_is_not_taken(tmp_path: Path) -> None:
+    """Settings that read another file (``config_file=`` of their own) read that file.
+
+    Failed before: no hand-over to pass over.
+    """
+    handed = tmp_path / "handed.toml"
+    handed.write_text('provider = "brave"\n')
+    own = tmp_path / "own.toml"
+    own.write_text('provider = "exa"\n')
+    with handing(read_config(handed)):
+        assert Settings(config_file=own).provider == "exa"
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda path: path.write_bytes(b"provider = \n"), "is not valid TOML"),
+        (lambda path: path.write_bytes(b"\xff\xfep\x00"), "is saved as UTF-16"),
+        (lambda path: path.mkdir(), "is a directory, not a file"),
+        (lambda path: path.symlink_to(path.with_name("gone.toml")), "to a file that does not"),
+        (lambda path: None, "does not exist"),
+    ],
+)
+def test_a_handed_read_is_refused_as_the_disk_would_be(
+    tmp_path: Path, make: object, said: str
+) -> None:
+    """What a read found wrong is said from the read, as the settings say it from the disk.
+
+    The text is the settings' own: compared with settings made from the disk. Failed
+    before: no hand-over.
+    """
+    config = tmp_path / "mine.toml"  # not the config.toml the tests' own setup writes
+    make(config)  # type: ignore[operator]
+    with pytest.raises(ConfigurationError) as from_disk:
+        Settings(config_file=config)
+    read = read_config(config)
+    with handing(read), pytest.raises(ConfigurationError) as handed:
+        Settings(config_file=config)
+    assert said in str(handed.value)
+    assert str(handed.value) == str(from_disk.value)
