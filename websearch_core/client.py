@@ -41,7 +41,7 @@ from .bug_traces import bug_trace
 from .build_deadline import BuildBound
 from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
 from .client_arguments import check_client_arguments
-from .config_read import handing
+from .config_read import ConfigRead, handing
 from .content.enrich import (
     DEFAULT_CONTENT_SOURCES,
     add_page_content,
@@ -1410,12 +1410,13 @@ class LoopBoundClient:
         read = None
         if self._base is None and deadline_seconds is not None:
             read = import_for_build_sync(deadline_seconds)
-        with handing(read), self._lock:  # the file as read: the build reads no more
-            return self._base_client(build)
+        with self._lock:
+            return self._base_client(build, read)
 
-    def _base_client(self, build: Callable[[], WebSearch]) -> WebSearch:
+    def _base_client(self, build: Callable[[], WebSearch], read: ConfigRead | None) -> WebSearch:
         if self._base is None:
-            self._base = build()
+            with handing(read):  # the file as the call read it: the build reads no more
+                self._base = build()
         return self._base
 
     async def for_running_loop(
@@ -1452,10 +1453,12 @@ class LoopBoundClient:
         read = None
         if loop not in self._by_loop:  # its first call here: what building imports, off it
             read = await import_for_build(deadline_seconds)
-        with handing(read), self._lock:  # the file as read: the build reads no more
+        with self._lock:
             client = self._by_loop.get(loop)
             if client is None:
-                client = self._base_client(build)._lend_store(build())
+                base = self._base_client(build, read)
+                with handing(read):  # the file as the call read it: the build reads no more
+                    client = base._lend_store(build())
                 self._by_loop[loop] = client
             return client
 
