@@ -14,6 +14,7 @@ captures, its request shape and its real quirks.
 import asyncio
 import socket
 from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
@@ -21,13 +22,15 @@ import aiohttp.abc
 import pytest
 
 from tests.refused_port import refused_port
-from websearch_core import SearchToolResult, WebSearch
+from websearch_core import Credentials, SearchToolResult, WebSearch
 from websearch_core import providers as registry
 from websearch_core.credentials import CredentialStore, OAuthToken, TokenRefresher
 from websearch_core.errors import AllProvidersFailedError, SearchProviderError
+from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.public import PublicProvider
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.protocols.gemini import GeminiProtocol
+from websearch_core.transport import Transport
 
 __all__ = [
     "MISSING_CHROMIUM",
@@ -37,6 +40,7 @@ __all__ = [
     "SwitchableNetwork",
     "Unresolvable",
     "catalogue_bound_sign_in",
+    "environ_context",
     "failure_after",
     "fault_failure",
     "fault_result",
@@ -221,6 +225,26 @@ def sim_client(
     """
     keys = sim.api_keys() if api_keys is None else api_keys
     return WebSearch(sim.settings(**overrides), api_keys=keys, oauth_refreshers=oauth_refreshers)
+
+
+@asynccontextmanager
+async def environ_context(
+    sim: Simulator, environ: Mapping[str, str] | None
+) -> AsyncIterator[ProviderContext]:
+    """A provider context sending to ``sim``, uncached, its credentials reading ``environ``.
+
+    For the tests of what a chain or a provider does with ``Credentials`` given their own
+    environment (``None``: ``os.environ``) rather than the one a ``WebSearch`` reads.
+    """
+    async with aiohttp.ClientSession() as session:
+        transport = Transport(
+            session, timeout_seconds=5.0, max_response_bytes=1 << 20, base_urls=sim.base_urls()
+        )
+        yield ProviderContext(
+            transport=transport,
+            settings=sim.settings(cache=False),
+            credentials=Credentials(environ=environ),
+        )
 
 
 def requests_per_provider(sim: Simulator) -> dict[str, int]:

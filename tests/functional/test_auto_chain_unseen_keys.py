@@ -11,20 +11,18 @@ The simulator answers Brave and Tavily on loopback, through the real transport; 
 key is the one the credentials are given.
 """
 
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Mapping
 from typing import Final
 
-import aiohttp
 import pytest
 
-from websearch_core import Credentials, SearchParams
+from tests.functional._sim_helpers import environ_context
+from websearch_core import SearchParams
 from websearch_core.chain_plan import ChainOrder
 from websearch_core.orchestration.chain import ChainOutcome, ChainRunner
 from websearch_core.providers.base import ProviderContext
 from websearch_core.state.base import MemoryStore
 from websearch_core.testing import Fault, Simulator
-from websearch_core.transport import Transport
 
 KEY: Final = "BSA-set-in-os-environ-alone-0123456789"
 """Brave's key, set in ``os.environ`` only."""
@@ -34,22 +32,6 @@ PASSED: Final = "The auto chain passed over Brave, whose key it did not find."
 UNSEEN: Final = "BRAVE_API_KEY is set in os.environ, which these Credentials do not read"
 ORDER: Final = ("brave", "tavily")
 """The auto order searched: Brave first, then Tavily (no list: each is the auto chain's)."""
-
-
-@asynccontextmanager
-async def _context(
-    sim: Simulator, environ: Mapping[str, str] | None
-) -> AsyncIterator[ProviderContext]:
-    """A context sending to the simulator, its credentials reading ``environ``."""
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session, timeout_seconds=5.0, max_response_bytes=1 << 20, base_urls=sim.base_urls()
-        )
-        yield ProviderContext(
-            transport=transport,
-            settings=sim.settings(cache=False),
-            credentials=Credentials(environ=environ),
-        )
 
 
 async def _auto(context: ProviderContext) -> ChainOutcome:
@@ -65,7 +47,7 @@ async def test_an_answer_from_another_provider_says_it_once(
 ) -> None:
     """Failed before: Tavily answered and no note named Brave or its key."""
     monkeypatch.setenv("BRAVE_API_KEY", KEY)
-    async with Simulator(list(ORDER)) as sim, _context(sim, GIVEN) as context:
+    async with Simulator(list(ORDER)) as sim, environ_context(sim, GIVEN) as context:
         outcome = await _auto(context)
         assert not sim["brave"].requests
     assert outcome.response is not None and outcome.response.provider == "tavily"
@@ -78,7 +60,7 @@ async def test_an_answer_from_another_provider_says_it_once(
 async def test_a_failed_search_ends_its_text_with_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Failed before: the text was Tavily's failure alone, Brave never named."""
     monkeypatch.setenv("BRAVE_API_KEY", KEY)
-    async with Simulator(list(ORDER)) as sim, _context(sim, GIVEN) as context:
+    async with Simulator(list(ORDER)) as sim, environ_context(sim, GIVEN) as context:
         sim["tavily"].enqueue(Fault.server_error(503, "down"), Fault.server_error(503, "down"))
         outcome = await _auto(context)
         assert len(sim["tavily"].requests) >= 1 and not sim["brave"].requests
@@ -104,7 +86,7 @@ async def test_guard_nothing_is_said_when_the_key_is_unset_or_read(
     else:
         monkeypatch.setenv("BRAVE_API_KEY", brave_key)
     monkeypatch.setenv("TAVILY_API_KEY", GIVEN["TAVILY_API_KEY"])
-    async with Simulator(list(ORDER)) as sim, _context(sim, environ) as context:
+    async with Simulator(list(ORDER)) as sim, environ_context(sim, environ) as context:
         outcome = await _auto(context)
     assert outcome.response is not None
     assert outcome.response.provider == ("tavily" if brave_key is None else "brave")

@@ -18,20 +18,17 @@ other host, so what a search sent is read from what it recorded.
 
 import os
 from collections import ChainMap
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Mapping
 
-import aiohttp
 import pytest
 
+from tests.functional._sim_helpers import environ_context
 from tests.functional.test_plugin_sign_in_from_environ import EnvironBorrower
 from tests.functional.test_plugin_sign_in_send_time import SESSION, VARIABLE, SessionPlugin
 from tests.proxied_sign_ins import PROXY_SERVICE, proxied_context, seen_by_proxy
 from websearch_core import Credentials, SearchParams, get_provider
 from websearch_core.errors import ProviderNotConfiguredError
-from websearch_core.providers.base import ProviderContext
 from websearch_core.testing import Simulator
-from websearch_core.transport import Transport
 
 NOT_FOUND = {
     "brave": (
@@ -51,22 +48,6 @@ NOT_FOUND = {
 KEY = "sim-key-set-in-os-environ-0123456789"
 
 
-@asynccontextmanager
-async def _context(
-    sim: Simulator, environ: Mapping[str, str] | None
-) -> AsyncIterator[ProviderContext]:
-    """A context sending to the simulator, its credentials reading ``environ``."""
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session, timeout_seconds=5.0, max_response_bytes=1 << 20, base_urls=sim.base_urls()
-        )
-        yield ProviderContext(
-            transport=transport,
-            settings=sim.settings(cache=False),
-            credentials=Credentials(environ=environ),
-        )
-
-
 @pytest.mark.parametrize("provider", sorted(NOT_FOUND))
 async def test_a_key_set_in_os_environ_alone_is_named_in_the_not_found_error(
     provider: str, monkeypatch: pytest.MonkeyPatch
@@ -77,7 +58,7 @@ async def test_a_key_set_in_os_environ_alone_is_named_in_the_not_found_error(
     sent."""
     variable, spec_text = NOT_FOUND[provider]
     monkeypatch.setenv(variable, KEY)
-    async with Simulator([provider]) as sim, _context(sim, {}) as context:
+    async with Simulator([provider]) as sim, environ_context(sim, {}) as context:
         with pytest.raises(ProviderNotConfiguredError) as refused:
             await get_provider(provider).search(SearchParams(query="q"), context)
         assert sim[provider].requests == []
@@ -95,7 +76,7 @@ async def test_guard_the_spec_text_stands_alone_when_the_variable_is_set_nowhere
     """Guard (passes before and after): with the variable set nowhere, or read from
     ``os.environ`` itself, the error is the spec's text exactly."""
     monkeypatch.delenv("BRAVE_API_KEY", raising=False)
-    async with Simulator(["brave"]) as sim, _context(sim, environ) as context:
+    async with Simulator(["brave"]) as sim, environ_context(sim, environ) as context:
         with pytest.raises(ProviderNotConfiguredError) as refused:
             await get_provider("brave").search(SearchParams(query="q"), context)
     assert str(refused.value) == NOT_FOUND["brave"][1]
@@ -108,7 +89,7 @@ async def test_guard_a_chain_map_layers_the_given_mapping_over_os_environ(
     ``os.environ`` and searches with it, the given mapping's values winning."""
     monkeypatch.setenv("BRAVE_API_KEY", KEY)
     layered = ChainMap({"BRAVE_SEARCH_MODEL_UNUSED": "x"}, os.environ)
-    async with Simulator(["brave"]) as sim, _context(sim, layered) as context:
+    async with Simulator(["brave"]) as sim, environ_context(sim, layered) as context:
         response = await get_provider("brave").search(SearchParams(query="q"), context)
         assert response.sources
         assert [r.header("X-Subscription-Token") for r in sim["brave"].requests] == [KEY]

@@ -15,20 +15,17 @@ answers the search the chain falls back to, through the real transport.
 
 import os
 from collections import ChainMap
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
 
-import aiohttp
 import pytest
 
-from websearch_core import Credentials, SearchParams
+from tests.functional._sim_helpers import environ_context
+from websearch_core import SearchParams
 from websearch_core.chain_plan import ChainOrder
 from websearch_core.orchestration.chain import ChainRunner
 from websearch_core.providers.base import ProviderContext
 from websearch_core.state.base import MemoryStore
 from websearch_core.status import collect_status
 from websearch_core.testing import Simulator
-from websearch_core.transport import Transport
 
 KEY = "BSA-set-in-os-environ-alone-0123456789"
 """Brave's key, set in ``os.environ`` only."""
@@ -46,20 +43,6 @@ PLANS: dict[str, tuple[str | None, str | None, str]] = {
     "forced": (None, "brave", "Brave was forced but cannot run (no API key"),
 }
 """How Brave is chosen (the preferred id, the forced id) and how its text begins."""
-
-
-@asynccontextmanager
-async def _context(sim: Simulator, environ: Mapping[str, str]) -> AsyncIterator[ProviderContext]:
-    """A context sending to the simulator, its credentials reading ``environ``."""
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session, timeout_seconds=5.0, max_response_bytes=1 << 20, base_urls=sim.base_urls()
-        )
-        yield ProviderContext(
-            transport=transport,
-            settings=sim.settings(cache=False),
-            credentials=Credentials(environ=environ),
-        )
 
 
 async def _brave_detail(context: ProviderContext, how: str) -> tuple[str, str | None]:
@@ -87,7 +70,7 @@ async def test_the_plan_names_a_key_set_in_os_environ_alone(
     chain's text of it says where the key is set and how to give it, after its own words;
     Tavily answers through the simulator. The key appears nowhere."""
     monkeypatch.setenv("BRAVE_API_KEY", KEY)
-    async with Simulator(["brave", "tavily"]) as sim, _context(sim, GIVEN) as context:
+    async with Simulator(["brave", "tavily"]) as sim, environ_context(sim, GIVEN) as context:
         detail, answered = await _brave_detail(context, how)
         assert not sim["brave"].requests
     assert detail.startswith(PLANS[how][2])
@@ -103,7 +86,7 @@ async def test_the_providers_table_names_a_key_set_in_os_environ_alone(
     key is set; Perplexity's (which runs without a key, explicitly) names its own."""
     monkeypatch.setenv("BRAVE_API_KEY", KEY)
     monkeypatch.setenv("PERPLEXITY_API_KEY", "pplx-set-in-os-environ-alone-0123456789")
-    async with Simulator(["brave", "perplexity"]) as sim, _context(sim, GIVEN) as context:
+    async with Simulator(["brave", "perplexity"]) as sim, environ_context(sim, GIVEN) as context:
         rows = {
             row.id: row for row in await collect_status(context, MemoryStore(), context.settings)
         }
@@ -121,12 +104,12 @@ async def test_the_texts_stand_alone_when_the_key_is_set_nowhere_or_read(
     """Guard (passed before too): with the key set nowhere the texts say nothing of
     ``os.environ``; layered with ``ChainMap`` it is read, and Brave answers."""
     monkeypatch.delenv("BRAVE_API_KEY", raising=False)
-    async with Simulator(["brave", "tavily"]) as sim, _context(sim, GIVEN) as context:
+    async with Simulator(["brave", "tavily"]) as sim, environ_context(sim, GIVEN) as context:
         detail, _ = await _brave_detail(context, how)
     assert detail.startswith(PLANS[how][2]) and "os.environ" not in detail
     monkeypatch.setenv("BRAVE_API_KEY", KEY)
     layered = ChainMap(dict(GIVEN), os.environ)
-    async with Simulator(["brave", "tavily"]) as sim, _context(sim, layered) as context:
+    async with Simulator(["brave", "tavily"]) as sim, environ_context(sim, layered) as context:
         order = ChainOrder.of(
             preferred=PLANS[how][0], excluded=(), fallback=True, listed=["brave", "tavily"]
         )
