@@ -114,10 +114,15 @@ _SCRIPT = textwrap.dedent(
         return tool, aask
 
     async def read_then_released(ask):
-        # ask() with the file's read held, then again once it is let go.
+        # ask() with the file's read held, then again once it is let go and what entering
+        # the tool imports is in (awaited to its end, as first_then_released does: the
+        # second call's 3 s are the call's own, not the fetcher's first import's).
+        from websearch_core.provider_imports import import_for_uses
+
         first = await ask()
         held = not READ_GATE.is_set()
         READ_GATE.set()
+        await import_for_uses(("build", "search", "fetch"))
         second = await ask()
         return dict(
             first=first, held=held, second=second, lapsed=GATE_LAPSED, on=READ_ON, opened=OPENED
