@@ -146,6 +146,8 @@ async def test_the_captured_categories_and_engines_stay_as_sent(tmp_path: Path) 
 MESSAGE_LIMIT: Final = 10_000
 """UTF-16 units of one provider's error text: an HTTP error's 8,192-character body head
 and the words around it."""
+ERROR_CUT_MARK: Final = " [Error text cut: longer than 10,000 characters.]"
+"""What ends a cut error text after its ``…``, as ``[Answer cut: ...]`` ends an answer."""
 
 
 async def _failed(status: int, body: str, content_type: str) -> SearchToolResult:
@@ -167,11 +169,44 @@ async def test_an_error_naming_two_hundred_engines_is_cut() -> None:
     error = result.error or ""
     head = "SearXNG returned no usable results; upstream engines failed: engine0: RRR"
     assert error.startswith(head)  # the reference's text, its list cut
-    assert utf16_len(error) == MESSAGE_LIMIT and error.endswith("R…")
+    assert utf16_len(error) == MESSAGE_LIMIT and error.endswith("R…" + ERROR_CUT_MARK)
     assert [utf16_len(failure.error) for failure in result.failures] == [MESSAGE_LIMIT]
+    assert result.failures[0].error.endswith("R…" + ERROR_CUT_MARK)
+    assert result.text.endswith("R…" + ERROR_CUT_MARK)  # said once, where the cut is
+    assert result.text.count("[Error text cut") == 1
     assert all(utf16_len(a.detail or "") <= MESSAGE_LIMIT for a in result.response.attempts)
     assert len(result.text) < MESSAGE_LIMIT + 1_000
     assert len(json_text(search_json(result))) < 4 * MESSAGE_LIMIT  # 3 MB before
+
+
+async def test_the_cut_is_said_in_the_provider_s_clause_of_the_spec_s_line() -> None:
+    """Two providers failing: the mark ends SearXNG's clause; the core's words stay whole.
+
+    The spec's line is ``All web search providers failed: <provider/error>; ...``: only
+    the text SearXNG sent is cut and marked, the head and the other provider's clause
+    after it are as the core writes them (before, the clause ended ``R…`` alone).
+    """
+    body: Body = json.loads(read_capture(SEARXNG))
+    body.update(results=[], infoboxes=[], answers=[])
+    body["unresponsive_engines"] = [[f"engine{n}", "R" * 5_000] for n in range(200)]
+    async with Simulator(["searxng", "duckduckgo"]) as sim:
+        sim["searxng"].always(
+            Fault.http(200, json.dumps(body), {"Content-Type": "application/json"})
+        )
+        sim["duckduckgo"].always(Fault.http(500, "down", {"Content-Type": "text/plain"}))
+        settings = sim.settings(rate_limit_wait_seconds=0, cache=False)
+        async with WebSearch(settings) as search:
+            result = await search.run("python asyncio")
+    error = result.error or ""
+    assert error.startswith("All web search providers failed: "), error[:200]
+    by_provider = {failure.provider: failure.error for failure in result.failures}
+    assert set(by_provider) == {"searxng", "duckduckgo"}
+    cut = by_provider["searxng"]
+    assert utf16_len(cut) == MESSAGE_LIMIT and cut.endswith("R…" + ERROR_CUT_MARK)
+    assert f"searxng: {cut}" in error  # the mark inside SearXNG's clause
+    assert f"duckduckgo: {by_provider['duckduckgo'].removesuffix('.')}" in error
+    assert "[Error text cut" not in by_provider["duckduckgo"]
+    assert error.count("[Error text cut") == 1
 
 
 async def test_an_http_error_s_whole_body_head_is_still_quoted() -> None:
@@ -196,3 +231,4 @@ async def test_the_log_line_naming_engines_that_did_not_answer_is_cut(
     assert len(lines) == 1
     assert lines[0].startswith("SearXNG answered without these engines: engine0: RRR")
     assert utf16_len(lines[0]) == MESSAGE_LIMIT  # 1,002,000 characters before
+    assert lines[0].endswith("R… [Warning cut: longer than 10,000 characters.]")

@@ -33,7 +33,7 @@ API reference: https://docs.searxng.org/dev/search_api.html
 import logging
 from typing import Final
 
-from ..error_bound import bounded_message
+from ..error_bound import WARNING_CUT_MARK, bounded_message
 from ..errors import ProviderNotConfiguredError
 from ..filters import TEXT_OPERATORS, URL_TITLE_OPERATORS, FilterSupport
 from ..models import FilterName, SearchParams, SearchResponse
@@ -221,7 +221,9 @@ class SearxngProvider(ProtocolProvider):
         answer = super().parse(flow)
         line = unanswered_line(answer.notes)
         if line is not None:  # every engine's reason, masked, then held as an error's text
-            logger.warning("%s", bounded_message(flow.context.transport.masked(line)))
+            logger.warning(
+                "%s", bounded_message(flow.context.transport.masked(line), WARNING_CUT_MARK)
+            )
         return answer
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
