@@ -86,7 +86,7 @@ from .models import (
     SearchResponse,
     SearchToolResult,
 )
-from .note_bound import with_notes
+from .note_bound import notes_update
 from .own_session import open_own_session
 from .pending_call import awaitable_method
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
@@ -631,8 +631,8 @@ class WebSearch(SearchClosing):
             self._store_problems_said.add(problem)
             logger.warning("web search: %s", problem)
         if outcome.response is not None and problem not in outcome.response.notes:
-            notes_now = with_notes(outcome.response.notes, (problem,))
-            outcome.response = outcome.response.model_copy(update={"notes": notes_now})
+            update = notes_update(outcome.response, (problem,))
+            outcome.response = outcome.response.model_copy(update=update)
 
     def _failure_message(self, outcome: ChainOutcome) -> str:
         """The spec's failure text, then why the settings contradict, then the store's problem."""
@@ -739,7 +739,7 @@ class WebSearch(SearchClosing):
                 "cached": True,
                 "stale": True,
                 "attempts": tuple(outcome.attempts),
-                "notes": with_notes(cached.notes, (note,)),
+                **notes_update(cached, (note,)),
             }
         )
         return [note]

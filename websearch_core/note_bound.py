@@ -7,13 +7,19 @@ not be fetched (``include_content``), an unreadable credential store and a stale
 age (the client). Added to a provider's twenty, they made 25 or more, so every place that
 adds a note goes through :func:`with_notes`, which holds all of them to the one bound and
 says the count of those left out once, folding in a count said before.
+
+The count is the core's own: :attr:`~websearch_core.models.SearchResponse.notes_left_out`
+holds it, and the last note says it. It was read back from the notes' text, so a provider
+note reading ``3 more notes were left out.`` was taken for a count, added to the next one
+and dropped; now no note's text is ever read as a number.
 """
 
-import re
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["MAX_NOTES", "bounded_notes", "notes_left_out", "with_notes"]
+from .models import SearchResponse
+
+__all__ = ["MAX_NOTES", "bounded_notes", "notes_left_out", "notes_update", "own_notes"]
 
 MAX_NOTES: Final = 20
 """Notes a response keeps, the last of a cut saying how many more were left out.
@@ -21,10 +27,6 @@ A note tells the user something about this answer (an engine that did not answer
 warning, a page not fetched): the first twenty say what went wrong and the count says how
 widely, where two hundred engines' reasons (up to 200,000 units) would only bury the
 results in ``--json``. Twenty is also what related questions and search queries keep."""
-
-_LEFT_OUT: Final = re.compile(r"([1-9][0-9]{0,2}(?:,[0-9]{3})*) more notes were left out\.")
-"""The note :func:`notes_left_out` writes. No provider's note can read so: each starts with
-the core's own words (``SearXNG engine did not answer: ``, ``Parallel warning: ``)."""
 
 
 def notes_left_out(count: int) -> str:
@@ -37,54 +39,63 @@ def notes_left_out(count: int) -> str:
     return f"{count:,} more notes were left out."
 
 
-def bounded_notes(notes: Iterable[str], added: Iterable[str] = ()) -> tuple[str, ...]:
-    """``notes`` then ``added`` within :data:`MAX_NOTES`, the last then counting the rest.
+def bounded_notes(
+    notes: Iterable[str], added: Iterable[str] = (), left_out: int = 0
+) -> tuple[tuple[str, ...], int]:
+    """``notes`` then ``added`` within :data:`MAX_NOTES`, and how many in all were left out.
 
     ``added`` are the core's own (a page not fetched, a stale answer's age, an unreadable
     credential store): each says something of this search as a whole, where the notes a
     provider sent past a dozen repeat one fact (another engine did not answer), so the
-    provider's notes make room for them. A count a cut said before
-    (:func:`notes_left_out`, wherever it stands) is taken out and added to the new one,
-    so the count is said once, last, and counts every note left out.
+    provider's notes make room for them. ``left_out`` is the count a cut said before
+    (none of ``notes`` is that count: :func:`own_notes` takes it out by its place), added
+    to the new one, so the count is said once, last, and counts every note left out.
+
+    Args:
+        notes: The notes a response had, without the core's count.
+        added: The core's notes to add after them.
+        left_out: How many notes an earlier cut left out.
+
+    Returns:
+        The notes kept, :func:`notes_left_out` last when any were left out, and that count.
 
     Example:
-        >>> cut = bounded_notes(f"engine {n}" for n in range(25))
-        >>> len(cut), cut[-1]
-        (20, '6 more notes were left out.')
-        >>> bounded_notes(cut, ["a page was not fetched"])[-3:]
+        >>> cut, count = bounded_notes(f"engine {n}" for n in range(25))
+        >>> len(cut), cut[-1], count
+        (20, '6 more notes were left out.', 6)
+        >>> bounded_notes(cut[:-1], ["a page was not fetched"], count)[0][-3:]
         ('engine 17', 'a page was not fetched', '7 more notes were left out.')
+        >>> bounded_notes(["3 more notes were left out."])  # a provider's words, not a count
+        (('3 more notes were left out.',), 0)
     """
-    earlier, left_out = _without_count(notes)
-    own, own_left_out = _without_count(added)
-    left_out += own_left_out
+    earlier, own = tuple(notes), tuple(added)
     if len(earlier) + len(own) + bool(left_out) <= MAX_NOTES:
-        return (*earlier, *own, notes_left_out(left_out)) if left_out else (*earlier, *own)
+        kept = (*earlier, *own)
+        return ((*kept, notes_left_out(left_out)) if left_out else kept), left_out
     room = MAX_NOTES - 1  # the count takes the last place
     own_kept = own[:room]
     earlier_kept = earlier[: room - len(own_kept)]
     left_out += len(earlier) - len(earlier_kept) + len(own) - len(own_kept)
-    return (*earlier_kept, *own_kept, notes_left_out(left_out))
+    return (*earlier_kept, *own_kept, notes_left_out(left_out)), left_out
 
 
-def with_notes(notes: tuple[str, ...], added: Iterable[str]) -> tuple[str, ...]:
-    """``notes`` and the core's ``added``, held to :data:`MAX_NOTES` (:func:`bounded_notes`).
+def own_notes(response: SearchResponse) -> tuple[str, ...]:
+    """``response``'s notes without the core's count, known by its place (last), not its text."""
+    return response.notes[:-1] if response.notes_left_out else response.notes
 
-    The usual case (a few notes, no cut before) is the two joined, nothing scanned.
+
+def notes_update(response: SearchResponse, added: Iterable[str]) -> dict[str, object]:
+    """The fields that give ``response`` the core's ``added`` notes, all within the bound.
+
+    The usual case (a few notes, no cut before) is the two joined, nothing counted.
+
+    Example:
+        >>> answer = SearchResponse(provider="searxng", notes=("2 more notes were left out.",))
+        >>> notes_update(answer, ["a page was not fetched"])["notes"]
+        ('2 more notes were left out.', 'a page was not fetched')
     """
     added = tuple(added)
-    if len(notes) + len(added) <= MAX_NOTES and not (notes and _LEFT_OUT.fullmatch(notes[-1])):
-        return (*notes, *added)
-    return bounded_notes(notes, added)
-
-
-def _without_count(notes: Iterable[str]) -> tuple[list[str], int]:
-    """``notes`` without a count :func:`notes_left_out` wrote, and the count(s) they said."""
-    kept: list[str] = []
-    left_out = 0
-    for note in notes:
-        said = _LEFT_OUT.fullmatch(note)
-        if said is None:
-            kept.append(note)
-        else:
-            left_out += int(said.group(1).replace(",", ""))
-    return kept, left_out
+    if not response.notes_left_out and len(response.notes) + len(added) <= MAX_NOTES:
+        return {"notes": (*response.notes, *added)}
+    notes, left_out = bounded_notes(own_notes(response), added, response.notes_left_out)
+    return {"notes": notes, "notes_left_out": left_out}

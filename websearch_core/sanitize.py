@@ -56,7 +56,7 @@ from .control_chars import (
     utf8_holds_control,
 )
 from .models import SearchCitation, SearchParams, SearchResponse, SearchSource, SourceRank
-from .note_bound import MAX_NOTES, bounded_notes
+from .note_bound import MAX_NOTES, bounded_notes, own_notes
 from .redaction import Redactor
 from .utf16_text import truncate_text, utf16_len
 
@@ -269,7 +269,7 @@ def clean_response(
         search_queries=tuple(map(clean.line, response.search_queries[:MAX_LIST_ITEMS])),
         model=clean.optional_line(response.model, ID_LIMIT),
         request_id=clean.optional_line(response.request_id, ID_LIMIT),
-        notes=clean.notes(response.notes),
+        **clean.notes(response),
     )
     return response.model_copy(update=update) if update else response
 
@@ -319,14 +319,20 @@ class _TextCleaner:
         """
         return _cut_said(self.block(text), ANSWER_LIMIT, ANSWER_CUT_MARK)
 
-    def notes(self, notes: tuple[str, ...]) -> tuple[str, ...]:
+    def notes(self, response: SearchResponse) -> dict[str, object]:
         """``notes`` each a :meth:`line` of :data:`NOTE_LIMIT`, at most :data:`MAX_NOTES`.
 
         Past :data:`MAX_NOTES` the first ones are kept and a last note says how many more
         there were (:func:`~websearch_core.note_bound.bounded_notes`, a count an engine's
         cut said folded in), so the cut is told, not hidden; only the kept ones are cleaned.
+        The count is ``response``'s own field, never read from a note (a provider's note
+        may read ``3 more notes were left out.``).
         """
-        return tuple(self.line(note, NOTE_LIMIT) for note in bounded_notes(notes))
+        notes, left_out = bounded_notes(own_notes(response), (), response.notes_left_out)
+        return {
+            "notes": tuple(self.line(note, NOTE_LIMIT) for note in notes),
+            "notes_left_out": left_out,
+        }
 
     def keeps_url(self, url: str) -> bool:
         """Whether a source or citation with ``url`` is kept: clean, and holding no secret."""

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..note_bound import with_notes
+from ..note_bound import notes_update
 from .errors import FetchError, FetchTimeoutError
 from .models import PageContent
 from .tool_text import fence_page
@@ -168,9 +168,7 @@ async def add_page_content(
     )
     notes = tuple(str(item.error) for item in pages if item.error is not None)
     # Held to the one bound on a response's notes: up to 20 pages after a provider's 20.
-    updated = response.model_copy(
-        update={"sources": sources, "notes": with_notes(response.notes, notes)}
-    )
+    updated = response.model_copy(update={"sources": sources, **notes_update(response, notes)})
     return PagedResponse(updated, pages)
 
 

@@ -59,7 +59,7 @@ from ..format import (
 )
 from ..kept_failures import detach, kept_failure
 from ..models import Attempt, SearchParams, SearchResponse
-from ..note_bound import with_notes
+from ..note_bound import notes_update
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
 from ..said_once import first_time
@@ -709,8 +709,8 @@ def _noted(answer: AttemptAnswer, uncounted: tuple[str, ...]) -> AttemptAnswer:
     """
     if not uncounted:
         return answer
-    notes = with_notes(answer.response.notes, uncounted)  # the one bound on every note
-    return replace(answer, update={**answer.update, "notes": notes})
+    notes = notes_update(answer.response, uncounted)  # the one bound on every note
+    return replace(answer, update={**answer.update, **notes})
 
 
 def _with_uncounted(

@@ -62,6 +62,7 @@ from ..format import format_no_content, format_no_match, format_provider_failure
 from ..kept_failures import kept_failure
 from ..lookup_waits import record_requests
 from ..models import Attempt, FilterName, SearchParams, SearchResponse, SearchSource
+from ..note_bound import bounded_notes, own_notes
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
 from .engine_failures import engines_failed_text
@@ -977,13 +978,16 @@ async def merged_search(
     notes: tuple[str, ...] = ()
     if unanswered:
         notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",)
-    notes += tuple(note for response in answered for note in response.notes)
+    # Each engine's notes without its count, the counts summed: said once, last.
+    notes += tuple(note for response in answered for note in own_notes(response))
     _refuse_empty(info, params, outcomes, notes, last_resort)
+    notes, left_out = bounded_notes(notes, (), sum(r.notes_left_out for r in answered))
     return SearchResponse(
         provider=info.id,
         sources=tuple(merge_results(results, count)),
         partial=bool(unanswered),
         notes=notes,
+        notes_left_out=left_out,
         filters=engines_record(
             [(response.provider, response.filters) for response in contributing]
         ),
