@@ -14,7 +14,7 @@ reference cuts mid-word and marks only the length limit, with ``...``). When no
 
 import re
 from typing import Any, Final
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from ..format import ELLIPSIS, truncate_text, whole_words
 from ._common import collapse_whitespace, is_http_url
@@ -39,27 +39,30 @@ _MARKDOWN_LINK_START = re.compile(r"\[([^\[\]]*)\]\(")
 _BARE_URL = re.compile(r"https?://[^\s<>\"'`]+")
 _TRAILING = ".,!?;:'\""
 _PAIRS: Final = {")": "(", "]": "[", "}": "{"}
+_OPENAI_MARK: Final = "utm_source=openai"
+"""The query pair OpenAI appends to every URL it cites (reference: removed from each)."""
 
 
 def strip_openai_utm(url: str) -> str:
     """``url`` without the ``utm_source=openai`` marker OpenAI adds to cited links.
 
+    Only that pair is taken out; the rest of the query stays as the page's address wrote
+    it. Decoding the query and encoding it again (as this did) rewrote the address:
+    ``%20`` became ``+``, a bare ``?id`` became ``?id=``, so the source named a URL the
+    page never had and ``inurl:`` judged that one.
+
     Example:
         >>> strip_openai_utm("https://a.example/p?x=1&utm_source=openai")
         'https://a.example/p?x=1'
+        >>> strip_openai_utm("https://a.example/p?q=a%20b&utm_source=openai&id#top")
+        'https://a.example/p?q=a%20b&id#top'
     """
     parts = urlsplit(url)
-    if "utm_source=openai" not in parts.query:
+    pairs = parts.query.split("&")
+    if _OPENAI_MARK not in pairs:
         return url
-    pairs = [
-        (k, v)
-        for k, v in parse_qsl(parts.query, keep_blank_values=True)
-        if (k, v) != ("utm_source", "openai")
-    ]
-    try:
-        return urlunsplit(parts._replace(query=urlencode(pairs)))
-    except UnicodeError:  # a lone surrogate cannot be encoded; the sanitiser drops the URL
-        return url
+    query = "&".join(pair for pair in pairs if pair != _OPENAI_MARK)
+    return urlunsplit(parts._replace(query=query))
 
 
 def _trim_url(url: str) -> str:
