@@ -111,3 +111,35 @@ async def test_the_rest_of_a_cited_address_stays_as_the_page_wrote_it(sim: Simul
     response = await _codex(sim, capture, f"{QUERY} inurl:Mount%20Columbia", old, new)
     assert [s.url for s in response.sources] == [page]
     assert [c.url for c in response.citations] == [page]
+
+
+# --- 2. Markers past a limit's cut ---------------------------------------------------------
+
+
+async def test_markers_past_the_sources_a_limit_shows_are_taken_out(sim: Simulator) -> None:
+    # Failed before: with two sources shown the answer still cited [3], [5], [6] and [7].
+    plain = await _perplexity(sim, POPULATION)
+    assert len(plain.sources) > 2
+    response = await _perplexity(sim, POPULATION, limit=2)
+    assert [s.url for s in response.sources] == [s.url for s in plain.sources[:2]]
+    numbers = {int(n) for n in _MARKER.findall(response.answer or "")}
+    assert numbers == {n for n in map(int, _MARKER.findall(plain.answer or "")) if n <= 2}
+    assert _MARKER.sub("", response.answer or "") == _MARKER.sub("", plain.answer or "")
+
+
+async def test_markers_after_a_drop_and_a_limit_name_the_sources_shown(sim: Simulator) -> None:
+    # Failed before: the filter renumbered the two sources left of the three shown, and the
+    # markers of the four cut off (up to [7]) stayed.
+    plain = await _perplexity(sim, POPULATION)
+    response = await _perplexity(sim, f"{POPULATION} -site:en.wikipedia.org", limit=3)
+    shown = [s.url for s in plain.sources[:3] if "wikipedia" not in s.url]
+    assert [s.url for s in response.sources] == shown
+    numbers = {int(n) for n in _MARKER.findall(response.answer or "")}
+    assert numbers == {1, 2}
+
+
+async def test_a_limit_past_every_source_leaves_the_answer_alone(sim: Simulator) -> None:
+    """A guard: nothing is cut, so every marker keeps its number."""
+    plain = await _perplexity(sim, POPULATION)
+    response = await _perplexity(sim, POPULATION, limit=len(plain.sources))
+    assert response.answer == plain.answer

@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection
 from typing import Final
 
-__all__ = ["renumbered"]
+__all__ = ["cut_to", "renumbered"]
 
 _MARKER: Final = re.compile(r"\[(\d{1,4})\](?!\()")
 """``[n]`` as an answer cites with it; not a Markdown link's text (``[1](https://...)``)."""
@@ -51,3 +51,28 @@ def renumbered(answer: str, count: int, kept: Collection[int]) -> str:
         return "" if new is None else f"[{new}]"
 
     return _MARKER.sub(marker, answer)
+
+
+def cut_to(answer: str | None, count: int, shown: int | None) -> str | None:
+    """``answer`` with the markers of sources a cut left unshown taken out.
+
+    A ``limit`` keeps the first ``shown`` of the ``count`` sources the answer numbered
+    (Perplexity's parser cuts its sources so): a marker past them cited a page the caller
+    is not shown, and left in place it reads as one of the sources listed, or as a list
+    cut short. It goes as a dropped source's marker goes (:func:`renumbered`).
+
+    Args:
+        answer: The answer as the provider wrote it (``None``: no answer).
+        count: How many sources the markers numbered, before the cut.
+        shown: How many of them are kept (``None``: no cut).
+
+    Returns:
+        The answer, with markers of ``shown + 1`` to ``count`` taken out.
+
+    Example:
+        >>> cut_to("Big.[1][3] Small.[2] See a[9].", 3, 2)
+        'Big.[1] Small.[2] See a[9].'
+    """
+    if answer is None or shown is None or shown >= count:
+        return answer
+    return renumbered(answer, count, range(1, shown + 1))

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
+from ..filters.markers import cut_to
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
@@ -307,12 +308,12 @@ def parse_ask(
     limit: int | None = None,
     now: datetime | None = None,
 ) -> SearchResponse:
-    """The response for an ask stream's JSON events."""
+    """The response for an ask stream's JSON events (``limit`` cuts as the API's does)."""
     merged = merge_ask_events(events)
     sources = ask_sources(merged, now)
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer=ask_answer(merged),
+        answer=cut_to(ask_answer(merged), len(sources), limit or None),
         sources=tuple(sources[:limit] if limit else sources),
         model=_ask_model(merged, request),
         request_id=clean_text(merged.get("uuid")) or request.request_id,

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
+from ..filters.markers import cut_to
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -320,12 +321,13 @@ def chat_response(
 
     Sources: one per ``citations`` URL, enriched from the ``search_results`` entry with the
     same URL (the citations are those URLs with their titles); else the ``search_results``;
-    else OpenRouter's ``url_citation`` annotations. ``limit`` cuts the sources only.
+    else OpenRouter's ``url_citation`` annotations. ``limit`` cuts the sources, and the
+    answer's ``[n]`` markers of those cut off (:func:`~..filters.markers.cut_to`).
     """
     sources, citations = _chat_sources(stream, now)
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer=stream.answer.strip() or None,
+        answer=cut_to(stream.answer.strip() or None, len(sources), limit or None),
         sources=tuple(sources[:limit] if limit else sources),
         citations=tuple(citations),
         related_questions=tuple(stream.related_questions),
