@@ -20,6 +20,7 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client
+from tests.stream_bodies import captured, framed_chunks
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.testing import Fault, Simulator
 
@@ -28,30 +29,16 @@ STREAM: Final = "text/event-stream; charset=utf-8"
 JSON: Final = "application/json"
 
 
-def _captured(path: str) -> Callable[[], str]:
-    return lambda: read_capture(path).decode("utf-8")
-
-
-def _framed_chunks(path: str) -> Callable[[], str]:
-    """The recorded chunks (one JSON object a line) as the SSE events they came as."""
-
-    def body() -> str:
-        lines = read_capture(path).decode("utf-8").splitlines()
-        return "".join(f"data: {line}\n\n" for line in lines if line.strip())
-
-    return body
-
-
 STREAMS: Final = {
-    "codex": _captured("openai/responses_web_search_tool_stream.sse"),
-    "gemini": _captured("gemini/stream_generate_content_google_search.sse"),
-    "perplexity": _framed_chunks("perplexity/chat_completions_sonar_citations_stream.chunks.txt"),
+    "codex": captured("openai/responses_web_search_tool_stream.sse"),
+    "gemini": captured("gemini/stream_generate_content_google_search.sse"),
+    "perplexity": framed_chunks("perplexity/chat_completions_sonar_citations_stream.chunks.txt"),
 }
 """A real stream of each provider that asks for one."""
 JSON_BODIES: Final = {
-    "codex": _captured("openai/responses_web_search_url_citation_gpt5_2.json"),
-    "gemini": _captured("gemini/generate_content_google_search_call1.json"),
-    "perplexity": _captured("perplexity/chat_completions_sonar_citations.json"),
+    "codex": captured("openai/responses_web_search_url_citation_gpt5_2.json"),
+    "gemini": captured("gemini/generate_content_google_search_call1.json"),
+    "perplexity": captured("perplexity/chat_completions_sonar_citations.json"),
 }
 """A real plain JSON answer of each (what a server sends when it ignores the stream)."""
 
@@ -61,7 +48,7 @@ def _without_line_end(path: str) -> Callable[[], str]:
 
 
 JSON_ENDLESS: Final = {
-    "codex": _captured("openai/responses_web_search_verbatim_gpt4o_mini.json"),
+    "codex": captured("openai/responses_web_search_verbatim_gpt4o_mini.json"),
     "gemini": _without_line_end("gemini/generate_content_google_search_call1.json"),
     "perplexity": _without_line_end(
         "perplexity/chat_completions_sonar_usage_cost_sanitized_2026.json"

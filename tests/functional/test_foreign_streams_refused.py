@@ -29,6 +29,7 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client
+from tests.stream_bodies import captured, framed_chunks
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ResponseParseError
 from websearch_core.providers.anthropic import message_from_stream
@@ -41,20 +42,6 @@ STREAM_LABEL: Final = {"Content-Type": "text/event-stream"}
 REASON: Final = "another API's event stream: "
 
 
-def _captured(path: str) -> Callable[[], str]:
-    return lambda: read_capture(path).decode("utf-8")
-
-
-def _framed_chunks(path: str) -> Callable[[], str]:
-    """The recorded chunks (one JSON object a line) as the SSE events they came as."""
-
-    def body() -> str:
-        lines = read_capture(path).decode("utf-8").splitlines()
-        return "".join(f"data: {line}\n\n" for line in lines if line.strip())
-
-    return body
-
-
 @dataclass(frozen=True)
 class Capture:
     """A real stream and the API it is."""
@@ -64,23 +51,23 @@ class Capture:
 
 
 CAPTURES: Final = {
-    "openai": Capture("OpenAI Responses", _captured("openai/responses_web_search_tool_stream.sse")),
+    "openai": Capture("OpenAI Responses", captured("openai/responses_web_search_tool_stream.sse")),
     "xai": Capture(
-        "OpenAI Responses", _framed_chunks("xai/responses_web_search_tool_stream.chunks.txt")
+        "OpenAI Responses", framed_chunks("xai/responses_web_search_tool_stream.chunks.txt")
     ),
     "anthropic": Capture(
-        "Anthropic Messages", _captured("anthropic/messages_web_search_tool_stream.sse")
+        "Anthropic Messages", captured("anthropic/messages_web_search_tool_stream.sse")
     ),
     "zai": Capture(
         "Anthropic Messages",
-        _captured("zai/anthropic_compat_messages_stream_web_search_prime_2026-10.sse"),
+        captured("zai/anthropic_compat_messages_stream_web_search_prime_2026-10.sse"),
     ),
     "gemini": Capture(
-        "Gemini generateContent", _captured("gemini/stream_generate_content_google_search.sse")
+        "Gemini generateContent", captured("gemini/stream_generate_content_google_search.sse")
     ),
     "perplexity": Capture(
         "Chat Completions",
-        _framed_chunks("perplexity/chat_completions_sonar_citations_stream.chunks.txt"),
+        framed_chunks("perplexity/chat_completions_sonar_citations_stream.chunks.txt"),
     ),
 }
 """Every real stream in the fixtures, by the API it speaks (xAI's speaks Responses)."""
