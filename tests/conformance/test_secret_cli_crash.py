@@ -42,6 +42,20 @@ sys.exit(main())
 """
 
 
+def run_wrapped(
+    code: str, arguments: list[str], env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """``websearch <arguments> "python asyncio"`` run by ``code`` (which puts the bug in)."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *arguments, "python asyncio"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize("arguments", [[], ["-v"], ["--json"]])
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_a_bug_in_a_search_ends_with_a_masked_traceback(
@@ -54,14 +68,7 @@ def test_a_bug_in_a_search_ends_with_a_masked_traceback(
     with Simulator([PROVIDER]).running_in_thread() as sim:
         env = _cli_environment(PROVIDER, tmp_path, sim[PROVIDER].base_url)
         env[variable] = key
-        done = subprocess.run(
-            [sys.executable, "-c", code, *arguments, "python asyncio"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = run_wrapped(code, arguments, env)
         assert sim[PROVIDER].requests, "the search reached the provider before the bug"
     assert done.returncode == 1, done.stderr
     assert "Traceback" in done.stderr and "in broken" in done.stderr, "the report is whole"

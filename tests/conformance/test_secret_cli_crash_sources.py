@@ -12,12 +12,12 @@ bug put in one place (the one thing replaced: the command's handling of it is te
 import json
 import pathlib
 import subprocess
-import sys
 
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, shapes_seen
 from tests.conformance.test_secret_audit import _cli_environment
+from tests.conformance.test_secret_cli_crash import run_wrapped
 from websearch_core.testing import Simulator
 
 PROVIDER = "brave"
@@ -62,14 +62,7 @@ def _run(
             "gemini": {"oauth": {"access_token": STORED_TOKEN, "token_type": "Bearer"}},
         }
         pathlib.Path(env["WEBSEARCH_CREDENTIALS_FILE"]).write_text(json.dumps(store))
-        done = subprocess.run(
-            [sys.executable, "-c", code, *arguments, "python asyncio"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = run_wrapped(code, arguments, env)
         assert sim[PROVIDER].requests, "the search reached the provider with the config's key"
         assert sim[PROVIDER].requests[0].header("X-Subscription-Token") == KEY
     return done
