@@ -143,9 +143,15 @@ def dump_response(response: SearchResponse) -> bytes:
     20 MiB row.
     """
     provenance = {"attempts", "cached", "stale"}
-    return type(response).__pydantic_serializer__.to_json(
+    row = type(response).__pydantic_serializer__.to_json(
         response, exclude=provenance, context=_STORED
     )
+    if response.notes_left_out:
+        # The notes' count, left out of every dump but this row's (a cached answer given a
+        # stale answer's age folds it): put first in the object, which always holds
+        # ``provider`` so it is never empty.
+        row = b'{"notes_left_out":%d,%s' % (response.notes_left_out, row[1:])
+    return row
 
 
 def load_response(data: bytes) -> SearchResponse | None:
