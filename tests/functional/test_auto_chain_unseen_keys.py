@@ -11,14 +11,17 @@ The simulator answers Brave and Tavily on loopback, through the real transport; 
 key is the one the credentials are given.
 """
 
+import json
 from collections.abc import Mapping
 from typing import Final
 
 import pytest
 
+from tests.conftest import read_capture
 from tests.functional._sim_helpers import environ_context
 from websearch_core import SearchParams
 from websearch_core.chain_plan import ChainOrder
+from websearch_core.note_bound import MAX_NOTES, notes_left_out
 from websearch_core.orchestration.chain import ChainOutcome, ChainRunner
 from websearch_core.providers.base import ProviderContext
 from websearch_core.state.base import MemoryStore
@@ -91,3 +94,31 @@ async def test_guard_nothing_is_said_when_the_key_is_unset_or_read(
     assert outcome.response is not None
     assert outcome.response.provider == ("tavily" if brave_key is None else "brave")
     assert not any("os.environ" in note for note in outcome.response.notes)
+
+
+async def test_the_note_is_held_to_the_notes_bound_with_an_answer_full_of_notes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An answer already holding the bound's 20 notes keeps 20, the count last, the note kept.
+
+    Failed before: the auto chain's note was put after the bounded notes by hand, so
+    SearXNG's 30 unresponsive engines gave 21 notes, the count no longer last.
+    """
+    monkeypatch.setenv("BRAVE_API_KEY", KEY)
+    body = json.loads(read_capture("searxng/search_format_json_espresso_2026.json"))
+    body["unresponsive_engines"] = [[f"engine{n}", "timeout"] for n in range(30)]
+    order = ("brave", "searxng")
+    async with Simulator(list(order)) as sim, environ_context(sim, GIVEN) as context:
+        sim["searxng"].always(
+            Fault.http(200, json.dumps(body), {"Content-Type": "application/json"})
+        )
+        chain = ChainOrder.of(preferred=None, excluded=(), listed=(), fallback=True, order=order)
+        outcome = await ChainRunner(MemoryStore()).run(
+            chain.resolve(context), SearchParams(query="python asyncio"), context
+        )
+    assert outcome.response is not None and outcome.response.provider == "searxng"
+    notes = outcome.response.notes
+    assert len(notes) == MAX_NOTES
+    assert sum(PASSED in note for note in notes) == 1
+    assert notes[-1] == notes_left_out(outcome.response.notes_left_out)
+    assert outcome.response.notes_left_out > 0

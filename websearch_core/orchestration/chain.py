@@ -581,7 +581,7 @@ def _note_passed_over(outcome: ChainOutcome, note: str) -> None:
     """
     response = outcome.response
     if response is not None and note not in response.notes:
-        outcome.response = response.model_copy(update={"notes": (*response.notes, note)})
+        outcome.response = response.model_copy(update=notes_update(response, (note,)))
 
 
 def _served(outcome: ChainOutcome, provider_id: str, ms: float, detail: str | None) -> None:
