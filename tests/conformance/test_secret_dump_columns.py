@@ -19,42 +19,13 @@ import pytest
 from tests.conformance._leaks import echo_forms_seen, library_logs
 from tests.conformance._quoting_provider import QUOTING, shown_after_failure
 from tests.conformance.test_secret_audit import sentinel
+from tests.hex_dumps import SHOWN, WIDTH, hexdump_c, line_bytes, xxd
 from websearch_core.testing import Fault, Simulator
 
 STATUSES = (401, 403, 429, 500)
-WIDTH = 16
-"""Bytes a line, as both tools write by default."""
-SHOWN_TABLE = {code: chr(code) if 32 <= code < 127 else "." for code in range(256)}
-"""How both tools show a byte in the text column (``str.translate``'s table)."""
-
-
-def _xxd(data: bytes) -> list[tuple[str, bytes]]:
-    """``data`` as ``xxd`` prints it, each line with the bytes it shows."""
-    lines = []
-    for start in range(0, len(data), WIDTH):
-        chunk = data[start : start + WIDTH]
-        digits = chunk.hex()
-        groups = " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
-        shown = chunk.decode("latin-1").translate(SHOWN_TABLE)
-        lines.append((f"{start:08x}: {groups:<39}  {shown}", chunk))
-    return lines
-
-
-def _hexdump(data: bytes) -> list[tuple[str, bytes]]:
-    """``data`` as ``hexdump -C`` prints it, each line with the bytes it shows."""
-    lines = []
-    for start in range(0, len(data), WIDTH):
-        chunk = data[start : start + WIDTH]
-        pairs = [f"{byte:02x}" for byte in chunk]
-        left, right = " ".join(pairs[:8]), " ".join(pairs[8:])
-        shown = chunk.decode("latin-1").translate(SHOWN_TABLE)
-        lines.append((f"{start:08x}  {left:<23}  {right:<23}  |{shown}|", chunk))
-    return lines
-
-
 DUMPS: dict[str, Callable[[bytes], list[tuple[str, bytes]]]] = {
-    "xxd": _xxd,
-    "hexdump_C": _hexdump,
+    "xxd": lambda data: list(zip(xxd(data), line_bytes(data), strict=True)),
+    "hexdump_C": lambda data: list(zip(hexdump_c(data), line_bytes(data), strict=True)),
 }
 HEADERS = {
     "bearer_10_bytes_on_the_first_line": "Authorization: Bearer ",
@@ -76,7 +47,7 @@ def _pieces(key: str, lines: list[tuple[str, bytes]], request: bytes) -> list[st
         first, last = number * WIDTH, number * WIDTH + len(chunk)
         held = request[max(first, start) : min(last, start + len(key))]
         if held:
-            pieces += [held.hex(), held.decode().translate(SHOWN_TABLE)]
+            pieces += [held.hex(), held.decode().translate(SHOWN)]
     return pieces
 
 

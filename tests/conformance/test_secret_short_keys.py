@@ -22,6 +22,7 @@ import pytest
 
 from tests.conformance._leaks import echo_forms_seen, library_logs, reachable_texts
 from tests.conformance._quoting_provider import QUOTING, shown_after_failure
+from tests.hex_dumps import xxd
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.testing import Fault, Simulator
 
@@ -90,22 +91,10 @@ async def test_guard_a_short_configured_key_is_masked_in_every_whole_shape(
     assert echo_forms_seen(key, everything) == []
 
 
-def _xxd_across_lines(data: bytes) -> str:
-    """``data`` as ``xxd`` prints it, 16 bytes a line."""
-    lines = []
-    for start in range(0, len(data), 16):
-        chunk = data[start : start + 16]
-        digits = chunk.hex()
-        groups = " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
-        shown = "".join(chr(byte) if 32 <= byte < 127 else "." for byte in chunk)
-        lines.append(f"{start:08x}: {groups:<39}  {shown}")
-    return "\n".join(lines)
-
-
 HEX_FORMS = {
     "hex": lambda key: key.encode().hex(),
     "hex_escaped": lambda key: "".join(f"\\x{byte:02x}" for byte in key.encode()),
-    "xxd_across_lines": lambda key: _xxd_across_lines(f"GET /s?q=x&t={key} HTTP/1.1".encode()),
+    "xxd_across_lines": lambda key: "\n".join(xxd(f"GET /s?q=x&t={key} HTTP/1.1".encode())),
 }
 
 

@@ -13,6 +13,7 @@ import base64
 import pytest
 
 from tests.conftest import SHARED_FIXTURES
+from tests.hex_dumps import xxd
 from websearch_core.echo_forms import base64_cores
 from websearch_core.echo_heads import HEX_HEAD, HeadFinder, hex_form
 from websearch_core.redaction import Redactor
@@ -20,18 +21,6 @@ from websearch_core.redaction import Redactor
 HEX_RUN = 24
 """12 bytes in hex: the run of a key's bytes that counts, written out here."""
 KEYS = ("sk-proj-Q7fK2mVt9XbL4nRw8ZcJ1pHs6dGy3uEa", "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")
-
-
-def _xxd(data: bytes) -> str:
-    """``data`` as ``xxd`` prints it: offset, eight 4-digit groups, the bytes as text."""
-    lines = []
-    for start in range(0, len(data), 16):
-        chunk = data[start : start + 16]
-        digits = chunk.hex()
-        groups = " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
-        shown = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
-        lines.append(f"{start:08x}: {groups:<39}  {shown}")
-    return "\n".join(lines)
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -55,7 +44,7 @@ def test_an_xxd_dump_of_the_request_keeps_no_line_of_the_key(key: str) -> None:
     A line is read alone (its text column ends it), so a line holding fewer than 12 of
     the key's bytes at the key's end keeps them, as plain text keeps a run under 12.
     """
-    dump = _xxd(f"POST /v1 HTTP/1.1\r\nx-api-key: {key}\r\n".encode())
+    dump = "\n".join(xxd(f"POST /v1 HTTP/1.1\r\nx-api-key: {key}\r\n".encode()))
     masked = Redactor([key])(dump)
     digits = hex_form(key)
     joined = "".join(masked.split())

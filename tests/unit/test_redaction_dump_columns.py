@@ -7,24 +7,10 @@ A key in an ``xxd`` or ``hexdump -C`` dump was read line by line: a line holding
 import pytest
 
 from tests.conftest import SHARED_FIXTURES
+from tests.hex_dumps import xxd
 from websearch_core.redaction import Redactor
 
 KEYS = ("sk-proj-Q7fK2mVt9XbL4nRw8ZcJ1pHs6dGy3uEa", "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")
-SHOWN = {code: chr(code) if 32 <= code < 127 else "." for code in range(256)}
-
-
-def _xxd(data: bytes, group: int) -> list[str]:
-    """``data`` as ``xxd -g <group>`` prints it, a line a 16 bytes."""
-    lines = []
-    for start in range(0, len(data), 16):
-        chunk = data[start : start + 16]
-        digits = chunk.hex()
-        width = 2 * group
-        groups = " ".join(digits[i : i + width] for i in range(0, len(digits), width))
-        column = 32 + 15 // group
-        shown = chunk.decode("latin-1").translate(SHOWN)
-        lines.append(f"{start:08x}: {groups:<{column}}  {shown}")
-    return lines
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -38,7 +24,7 @@ def test_every_line_of_a_keys_dump_is_masked(key: str, group: int, before: int) 
     letters, which the grouped reading took for the dump's next digits.
     """
     data = b"H" * before + key.encode() + b"\r\nHost: api.example\r\n"
-    lines = _xxd(data, group)
+    lines = xxd(data, group)
     masked = Redactor([key])("\n".join(lines)).split("\n")
     assert len(masked) == len(lines), "the dump's lines are kept"
     start, end = before, before + len(key)
@@ -53,7 +39,7 @@ def test_every_line_of_a_keys_dump_is_masked(key: str, group: int, before: int) 
 @pytest.mark.parametrize("key", KEYS)
 def test_guard_a_dump_without_the_key_is_kept(key: str) -> None:
     """A guard: a dump of a request with another key is left as it was."""
-    text = "\n".join(_xxd(f"x-api-key: {KEYS[0][::-1]}\r\n".encode(), 2))
+    text = "\n".join(xxd(f"x-api-key: {KEYS[0][::-1]}\r\n".encode(), 2))
     assert Redactor([key])(text) == text
 
 
