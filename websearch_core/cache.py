@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from .content.models import STORED_ROW
 from .endpoint_variables import scope_variables
 from .models import SearchParams, SearchResponse
+from .note_bound import MAX_NOTES, count_said_by_a_cut
 
 if TYPE_CHECKING:
     from .providers.base import SearchProvider
@@ -155,8 +156,22 @@ def dump_response(response: SearchResponse) -> bytes:
 
 
 def load_response(data: bytes) -> SearchResponse | None:
-    """The cached response, or ``None`` when the entry is unreadable (then it is ignored)."""
+    """The cached response, or ``None`` when the entry is unreadable (then it is ignored).
+
+    A row written before the notes' count was stored (no ``notes_left_out``, 20 notes, the
+    last the count's text) has it read from that note (:func:`~websearch_core.note_bound.
+    count_said_by_a_cut`): read as an ordinary note, the next cut (a stale answer's age)
+    dropped it and said ``2 more notes were left out.`` for 183. Such rows expire with the
+    cache. A row of this release with a count says it itself; one without (nothing cut)
+    is read so only if its 20th note reads as the count, which no built-in provider sends
+    (their notes start with the core's words).
+    """
     try:
-        return SearchResponse.model_validate_json(data, context=_STORED)
+        response = SearchResponse.model_validate_json(data, context=_STORED)
     except ValidationError:
         return None
+    if len(response.notes) == MAX_NOTES and not response.notes_left_out:
+        said = count_said_by_a_cut(response.notes)
+        if said:
+            return response.model_copy(update={"notes_left_out": said})
+    return response

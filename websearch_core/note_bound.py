@@ -11,15 +11,24 @@ says the count of those left out once, folding in a count said before.
 The count is the core's own: :attr:`~websearch_core.models.SearchResponse.notes_left_out`
 holds it, and the last note says it. It was read back from the notes' text, so a provider
 note reading ``3 more notes were left out.`` was taken for a count, added to the next one
-and dropped; now no note's text is ever read as a number.
+and dropped; now no note's text is ever read as a number, but for one case: a cache row
+written before the count was a field (:func:`count_said_by_a_cut`).
 """
 
+import re
 from collections.abc import Iterable
 from typing import Final
 
 from .models import SearchResponse
 
-__all__ = ["MAX_NOTES", "bounded_notes", "notes_left_out", "notes_update", "own_notes"]
+__all__ = [
+    "MAX_NOTES",
+    "bounded_notes",
+    "count_said_by_a_cut",
+    "notes_left_out",
+    "notes_update",
+    "own_notes",
+]
 
 MAX_NOTES: Final = 20
 """Notes a response keeps, the last of a cut saying how many more were left out.
@@ -37,6 +46,32 @@ def notes_left_out(count: int) -> str:
         '1,181 more notes were left out.'
     """
     return f"{count:,} more notes were left out."
+
+
+_COUNT_SAID: Final = re.compile(r"([1-9][0-9]{0,2}(?:,[0-9]{3})*) more notes were left out\.")
+""":func:`notes_left_out`'s text, its count as that function writes it (grouped by commas)."""
+
+
+def count_said_by_a_cut(notes: tuple[str, ...]) -> int:
+    """The count a cut said as its last note, when ``notes`` have a cut's shape; else 0.
+
+    Only for a cache row written before :attr:`~websearch_core.models.SearchResponse.
+    notes_left_out` was stored: such a row held the count as the text of its last note
+    alone, and read back as an ordinary note it was dropped by the next cut (a stale
+    answer's age) and its count lost (``2 more notes were left out.`` for 183). A cut
+    always left exactly :data:`MAX_NOTES`, the count last, so only that shape is read;
+    a count-like note among fewer is a provider's words and stays one.
+
+    Example:
+        >>> count_said_by_a_cut((*["an engine did not answer"] * 19, notes_left_out(1181)))
+        1181
+        >>> count_said_by_a_cut(("3 more notes were left out.",))
+        0
+    """
+    if len(notes) != MAX_NOTES:
+        return 0
+    said = _COUNT_SAID.fullmatch(notes[-1])
+    return int(said[1].replace(",", "")) if said else 0
 
 
 def bounded_notes(
