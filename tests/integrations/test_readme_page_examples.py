@@ -89,9 +89,7 @@ def test_the_fetch_command_prints_the_page_s_markdown(
     )
     assert as_json.returncode == 0, as_json.stderr
     page = json.loads(as_json.stdout)
-    # ``markdown`` is null when it is the text (the page given once, as the README says).
-    given = page["text"] if page["markdown"] is None else page["markdown"]
-    assert given.strip() and given.strip() in markdown.stdout
+    assert page["markdown"].strip() and page["markdown"].strip() in markdown.stdout
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ A page a provider sends (Tavily's raw content, Exa's text, Firecrawl's Markdown,
 content) fills both ``text`` and ``markdown`` with the same string, as does a fetched PDF or
 plain-text document. Held once in memory after the search, it was written twice to a cache
 row (a 10 MiB page made a 20 MiB row) and read back as two strings. The rows (the result
-cache's, the page cache's) now hold it once; ``--json`` and a tool's details too since stop
-54 (``test_page_once_in_json``). The searches serve a real capture from
+cache's, the page cache's) now hold it once; ``--json`` and a tool's details keep both
+fields, as programs read either. The searches serve a real capture from
 ``../shared/fixtures`` through the loopback simulator with its page grown.
 """
 
@@ -65,10 +65,10 @@ async def test_a_cached_page_is_read_back_as_one_string(tmp_path: Path) -> None:
     assert content is not None
     assert content.text == content.markdown == page
     assert content.markdown is content.text  # two 2 MB strings before
-    # What a program reads is the fresh answer's JSON: the page once, ``markdown`` null.
+    # What a program reads is as before: both fields, the same JSON as the fresh answer's.
     fresh = first.to_metadata()["response"]["sources"][0]["content"]
     kept = again.to_metadata()["response"]["sources"][0]["content"]
-    assert (kept["text"], kept["markdown"]) == (fresh["text"], fresh["markdown"]) == (page, None)
+    assert (kept["text"], kept["markdown"]) == (fresh["text"], fresh["markdown"]) == (page, page)
 
 
 def test_a_page_s_own_markdown_is_stored_beside_its_text() -> None:

@@ -22,8 +22,7 @@ STORED_ROW: Final = "stored_row"
 """The serialization and validation context key (``context={STORED_ROW: True}``) of a row
 a store keeps (the result cache's, the page cache's): there a page whose Markdown is its
 text (every page a provider sends, a PDF, a plain-text document) holds that text once.
-Every JSON dump does the same now (``--json``, a tool's details, ``fetch --json``); the
-key still marks a store's rows, in whatever mode they are written."""
+Nowhere else: ``model_dump``, ``--json`` and a tool's details keep both fields."""
 
 FetchMethod = Literal["http", "browser"]
 """How the bytes were obtained: a plain HTTP request, or the headless browser."""
@@ -65,29 +64,22 @@ class PageContent(BaseModel):
 
     @field_serializer("markdown")
     def _markdown_once(self, markdown: str, info: FieldSerializationInfo) -> str | None:
-        """In JSON and in a stored row, ``null`` for Markdown that is the text: given once.
+        """In a stored row, ``null`` for Markdown that is the text: the text is stored once.
 
         A 10 MiB page a provider sent made a 20 MiB cache row, and 20 MiB in memory once
-        read back (two strings), for one text; ``--json`` and a tool's details printed it
-        twice too (a 2 MB page: 4,005,297 characters of JSON). ``null`` rather than leaving
-        the field out: every field stays in the shape, a program reads ``null`` as "the
-        text" (``markdown ?? text``), and a release before this one reads such a row as
-        unreadable (a miss it overwrites), never as a page with empty Markdown. A Python
-        dump (``model_dump()``) keeps both: there they are one string, not two copies.
+        read back (two strings), for one text. ``null`` rather than leaving the field out:
+        a release before this one reads such a row as unreadable (a miss it overwrites),
+        never as a page with empty Markdown.
         """
-        if markdown == self.text and (info.mode == "json" or _in_stored_row(info.context)):
+        if _in_stored_row(info.context) and markdown == self.text:
             return None
         return markdown
 
     @field_validator("markdown", mode="before")
     @classmethod
     def _markdown_from_text(cls, markdown: object, info: ValidationInfo) -> object:
-        """A ``null`` Markdown read back as the text: the same string, once.
-
-        Any ``null``, not only a stored row's: ``--json`` and the details read back into the
-        models (a program's round trip) give the page to both fields, as before.
-        """
-        if markdown is None:
+        """A stored row's ``null`` Markdown read back as the text: the same string, once."""
+        if markdown is None and _in_stored_row(info.context):
             return info.data.get("text", "")
         return markdown
 
