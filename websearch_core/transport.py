@@ -159,6 +159,10 @@ class HttpRequest:
     json: Any = field(default=None, repr=False)
     stream: bool = False
     """Read the answer as a server-sent event stream (:meth:`Transport.send_sse`)."""
+    stream_end: "Callable[[SseEvent], bool] | None" = field(default=None, repr=False, compare=False)
+    """Whether an event closes the stream (:mod:`~websearch_core.stream_ends`): the
+    transport stops reading there instead of waiting for the socket to close; ``None``:
+    read to the close."""
     fetch_with: "Callable[[Any], Awaitable[HttpResponse]] | None" = field(
         default=None, repr=False, compare=False
     )
@@ -821,13 +825,15 @@ class Transport:
                 else:
                     gathered = BodyBuffer()
                     _refuse_declared_over(provider, label, response, cap, API_RESPONSE)
-                    while chunk := await response.content.readany():
+                    ended = False
+                    while not ended and (chunk := await response.content.readany()):
                         gathered.add(chunk)
                         if gathered.size > cap:
                             raise _too_large(provider, label, cap, API_RESPONSE)
-                        events.extend(parser.feed(chunk))
+                        ended = _take_to_end(events, parser.feed(chunk), request.stream_end)
                     body = gathered.take()
-                    events.extend(_stream_end(parser, body))
+                    if not ended:
+                        events.extend(_stream_end(parser, body))
             finally:
                 response.release()
             return SseResponse(
@@ -1453,6 +1459,29 @@ async def _error_page(response: "aiohttp.ClientResponse", cap: int) -> bytes:
         gathered.add(chunk)
     body = gathered.take()
     return body if len(body) <= cap else body[:cap]
+
+
+def _take_to_end(
+    events: list[SseEvent],
+    fresh: Sequence[SseEvent],
+    closes: Callable[[SseEvent], bool] | None,
+) -> bool:
+    """Add ``fresh`` to ``events`` up to the one that ``closes`` the stream; whether one did.
+
+    A server that holds the socket open after the stream's closing event (a proxy's
+    keep-alive, a server that never closes) left a search with its answer in hand waiting
+    for the deadline; the read stops at that event instead, and what comes after it in the
+    same read is dropped: it belongs to no answer this request asked for. Released unread,
+    the connection is closed rather than pooled.
+    """
+    if closes is None:
+        events.extend(fresh)
+        return False
+    for event in fresh:
+        events.append(event)
+        if closes(event):
+            return True
+    return False
 
 
 def _stream_end(parser: SseParser, body: bytes) -> list[SseEvent]:

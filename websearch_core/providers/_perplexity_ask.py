@@ -34,6 +34,7 @@ from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
 from ..stream_apis import PERPLEXITY_ASK, refuse_foreign_stream, sse_payloads
+from ..stream_ends import PERPLEXITY_ASK_END
 from ..transport import SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text, events_json
@@ -55,8 +56,6 @@ UNEXPECTED_STREAM = "Perplexity ask API returned an unexpected stream"
 """The frame of the refusal of another API's stream (:mod:`..stream_apis` words the rest)."""
 STREAM_CUT = "Perplexity ask API stream ended before its final event"
 """A 2xx stream whose body closed without any of the markers :func:`ask_finished` reads."""
-_END_EVENT = "end_of_stream"
-"""The SSE event name the endpoint closes a stream with (``data: {}``)."""
 
 
 def ask_finished(events: Sequence[SseEvent], snapshots: Iterable[Mapping[str, Any]]) -> bool:
@@ -72,14 +71,10 @@ def ask_finished(events: Sequence[SseEvent], snapshots: Iterable[Mapping[str, An
         >>> ask_finished([], [{"status": "PENDING", "final": False}])
         False
     """
-    if any(event.event == _END_EVENT for event in events):
+    # One list of the end's markers (the transport stops reading at the same ones).
+    if any(event.event in PERPLEXITY_ASK_END.names for event in events):
         return True
-    return any(
-        snapshot.get("final") is True
-        or snapshot.get("final_sse_message") is True
-        or snapshot.get("status") == "COMPLETED"
-        for snapshot in snapshots
-    )
+    return any(PERPLEXITY_ASK_END.closes(snapshot) for snapshot in snapshots)
 
 
 def _merge_block(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any]) -> dict[str, Any]:

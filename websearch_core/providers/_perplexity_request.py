@@ -57,6 +57,7 @@ from ..html import CHROME_USER_AGENT
 from ..models import SearchParams
 from ..redaction import MIN_TOKEN_LENGTH, cookie_secrets
 from ..sent_secret import flaw
+from ..stream_ends import CHAT_COMPLETIONS_END, PERPLEXITY_ASK_END
 from ..transport import HttpRequest
 
 if TYPE_CHECKING:
@@ -379,7 +380,14 @@ def method_request(
     if method.kind in ASK_KINDS:
         body = ask_body(params, anonymous=method.kind == "anonymous", timezone=timezone)
         headers = ask_headers(method.kind, secret, str(uuid.uuid4()))
-        return HttpRequest(method="POST", url=ASK_ENDPOINT, headers=headers, json=body, stream=True)
+        return HttpRequest(
+            method="POST",
+            url=ASK_ENDPOINT,
+            headers=headers,
+            json=body,
+            stream=True,
+            stream_end=PERPLEXITY_ASK_END,
+        )
     openrouter = method.kind == "openrouter"
     model = f"perplexity/{API_MODEL}" if openrouter else API_MODEL
     return HttpRequest(
@@ -392,4 +400,5 @@ def method_request(
         },
         json=api_body(params, system_prompt, model),
         stream=True,
+        stream_end=CHAT_COMPLETIONS_END,
     )

@@ -171,6 +171,15 @@ class SimulatedProvider:
     _faults: deque[Fault | None] = field(default_factory=deque)
     _hanging: set[asyncio.Task[Any]] = field(default_factory=set)
 
+    @property
+    def holding(self) -> int:
+        """How many requests a ``hang`` or ``stall`` fault holds open now, not yet let go.
+
+        Read right after an answer, a count above zero says the answer did not wait for
+        the server to close: a test bounded by that, not by a clock.
+        """
+        return len(self._hanging)
+
     def enqueue(self, *faults: Fault | None) -> None:
         """Serve these faults, one per request (``None``: a normal answer), then answer normally."""
         self._faults.extend(faults)

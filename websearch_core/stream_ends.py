@@ -1,0 +1,99 @@
+"""Which event closes a stream, as data, so the transport stops reading at it.
+
+:meth:`~.transport.Transport.send_sse` read every stream to the close of its socket. The
+readers end on the stream's own closing event (Perplexity's chat stream on ``[DONE]`` or
+its ``chat.completion.done`` object, the ask stream on ``end_of_stream`` or its final
+snapshot), but the transport did not: a server, proxy or keep-alive connection that held
+the socket open after that event left a search with its whole answer in hand waiting for
+the deadline, and then failing as timed out. A request names its stream's end
+(:attr:`~.transport.HttpRequest.stream_end`); the transport stops at the first event that
+matches and keeps no event after it (what follows belongs to no answer this request asked
+for; the readers already stopped there). Pure.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from .json_decode import json_loads
+from .sse import SseEvent
+
+__all__ = ["CHAT_COMPLETIONS_END", "PERPLEXITY_ASK_END", "StreamEnd"]
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEnd:
+    """The events that close one API's stream; call it with an event to ask.
+
+    Attributes:
+        names: SSE ``event:`` names that close the stream.
+        data: Whole ``data`` texts that close it (``[DONE]``).
+        objects: ``object`` values of the closing event.
+        flags: Top-level keys whose ``true`` marks the closing event.
+        statuses: ``status`` values of the closing event.
+    """
+
+    names: tuple[str, ...] = ()
+    data: tuple[str, ...] = ()
+    objects: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+
+    def __call__(self, event: SseEvent) -> bool:
+        """Whether ``event`` closes the stream.
+
+        The data is decoded only when one of the markers is written in it, so the chunks
+        before the last (nearly all of a stream) cost a substring search each, not a parse.
+
+        Examples:
+            >>> PERPLEXITY_ASK_END(SseEvent("{}", event="end_of_stream"))
+            True
+            >>> CHAT_COMPLETIONS_END(SseEvent('{"object": "chat.completion.chunk"}'))
+            False
+        """
+        if event.event in self.names:
+            return True
+        text = event.data.strip()
+        if text in self.data:
+            return True
+        if not any(marker in text for marker in self._markers()):
+            return False
+        return self.closes(_decoded(text))
+
+    def closes(self, payload: object) -> bool:
+        """Whether one decoded event (a JSON value) is the closing one.
+
+        Example:
+            >>> PERPLEXITY_ASK_END.closes({"status": "COMPLETED"})
+            True
+        """
+        if not isinstance(payload, Mapping):
+            return False
+        if payload.get("object") in self.objects or payload.get("status") in self.statuses:
+            return True
+        return any(payload.get(flag) is True for flag in self.flags)
+
+    def _markers(self) -> tuple[str, ...]:
+        return (*self.objects, *self.flags, *self.statuses)
+
+
+def _decoded(text: str) -> object:
+    try:
+        return json_loads(text)
+    except ValueError:
+        return None
+
+
+CHAT_COMPLETIONS_END: Final = StreamEnd(data=("[DONE]",), objects=("chat.completion.done",))
+"""A chat-completion stream (Perplexity's API, OpenRouter): ``data: [DONE]``, as the API's
+reference ends it, or Perplexity's last object, ``chat.completion.done``, as the real
+capture (``fixtures/perplexity/..._stream.chunks.txt``) ends. Not a chunk's
+``finish_reason``: a usage chunk may still follow it."""
+PERPLEXITY_ASK_END: Final = StreamEnd(
+    names=("end_of_stream",),
+    flags=("final", "final_sse_message"),
+    statuses=("COMPLETED",),
+)
+"""The perplexity.ai ask stream: its ``end_of_stream`` event, or the snapshot marked
+``final`` / ``final_sse_message`` or ``status: "COMPLETED"``, which the reader's fold stops
+at (:func:`~.providers._perplexity_ask.ask_finished`)."""
