@@ -191,10 +191,14 @@ def foreign_stream_error(
 ) -> ResponseParseError | None:
     """The refusal of a stream of another API than ``expected``; ``None`` when it is not one.
 
-    A stream is another API's when some event is recognised as another API's and none as
-    the expected one's. The text is the reader's own frame (its refusal of a body it can
-    not read), then ``another API's event stream: <API> events (<types seen>) where
-    <expected> events were expected``.
+    A stream is another API's when some event is recognised as another API's and not as
+    the expected one's, whether or not the expected API's events come too. No real stream
+    of the fixtures mixes two APIs (each of the six captures' events is its own API's and
+    no other's), so a mixed one is a gateway or base URL joining two upstreams: read as
+    the reader's own, the other API's events were dropped unnamed, or folded into the
+    answer. The text is the reader's own frame (its refusal of a body it can not read),
+    then ``another API's event stream: <API> events (<types of the events not the
+    expected API's>) where <expected> events were expected``.
 
     Args:
         provider_id: The provider the refusal is tagged with.
@@ -209,21 +213,20 @@ def foreign_stream_error(
 where OpenAI Responses events were expected"
         >>> foreign_stream_error("codex", "x", ANTHROPIC_MESSAGES, events) is None
         True
+        >>> mixed = [({"type": "message_start"}, "message"), ({"candidates": []}, "message")]
+        >>> foreign_stream_error("anthropic", "x", ANTHROPIC_MESSAGES, mixed).message[3:]
+        "another API's event stream: Gemini generateContent events ({candidates}) where \
+Anthropic Messages events were expected"
     """
-    arrived = _arrived(payloads, expected)
+    foreign = [(payload, name) for payload, name in payloads if not expected.speaks(payload, name)]
+    arrived = stream_api(foreign)
     if arrived is None:
         return None
     text = (
-        f"{frame}: another API's event stream: {arrived.name} events ({_kinds(payloads)})"
+        f"{frame}: another API's event stream: {arrived.name} events ({_kinds(foreign)})"
         f" where {expected.name} events were expected"
     )
     return ResponseParseError(provider_id, text, 502)
-
-
-def _arrived(payloads: Sequence[tuple[object, str]], expected: StreamApi) -> StreamApi | None:
-    if any(expected.speaks(payload, name) for payload, name in payloads):
-        return None
-    return stream_api(payloads)
 
 
 def refuse_foreign_stream(

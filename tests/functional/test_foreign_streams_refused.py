@@ -19,6 +19,7 @@ The five readers in a search path are driven by a search; the Anthropic and xAI 
 """
 
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -225,3 +226,77 @@ async def test_guard_a_plain_json_answer_of_another_api_keeps_zais_spec_text(
         result = await ws.run(QUERY, provider="zai")
     assert result.is_error
     assert result.text.rstrip().endswith(READERS["zai"].frame), result.text
+
+
+# --- another API's events mixed into a reader's own stream ----------------------------------
+
+OWN: Final = {
+    "codex": ("openai", "xai"),
+    "perplexity": ("perplexity",),
+    "gemini": ("gemini",),
+    "anthropic-fold": ("anthropic", "zai"),
+    "xai-fold": ("openai", "xai"),
+}
+"""The readers with a real stream of their own API, and those streams."""
+MIXED: Final = [
+    (reader, own, foreign)
+    for reader, owns in OWN.items()
+    for own in owns
+    for foreign in CAPTURES
+    if CAPTURES[foreign].api != READERS[reader].api
+]
+_BLANK_LINE: Final = re.compile(r"\r?\n\r?\n")
+
+
+def _blocks(body: str) -> list[str]:
+    """A stream's events as written, one block each (its lines, no blank line)."""
+    return [block for block in _BLANK_LINE.split(body) if block.strip()]
+
+
+def _mixed(own: str, foreign: str) -> str:
+    """``own``'s first event, ``foreign``'s first two, then the rest of ``own``: a gateway
+    that joined two upstreams' streams."""
+    mine, theirs = _blocks(own), _blocks(foreign)
+    return "".join(f"{block}\n\n" for block in [mine[0], *theirs[:2], *mine[1:]])
+
+
+async def _ask_body(sim: Simulator) -> str:
+    """The simulator's own ask stream (no capture of the ask endpoint is stored)."""
+    asked = {"query_str": QUERY, "params": {"send_back_text_in_streaming_api": True}}
+    url = f"{sim['perplexity'].base_url}/rest/sse/perplexity_ask"
+    async with aiohttp.ClientSession() as session, session.post(url, json=asked) as reply:
+        return (await reply.read()).decode("utf-8")
+
+
+def _refused_as_mixed(text: str, reader: str, foreign: str) -> None:
+    expected, arrived = READERS[reader], CAPTURES[foreign]
+    body = CAPTURES[foreign].body()
+    head = f"{expected.frame}: {REASON}{arrived.api} events ({_first_type(body)}"
+    assert head in text, text
+    assert text.rstrip().endswith(f" where {expected.api} events were expected"), text
+
+
+@pytest.mark.parametrize(("reader", "own", "foreign"), MIXED)
+async def test_another_apis_events_mixed_into_a_readers_own_stream_are_refused(
+    network: Simulator, reader: str, own: str, foreign: str
+) -> None:
+    """Failed before for all 34: the reader's own events were read and the other API's
+    passed over unnamed (an answer, or a fold of both). No real stream mixes two APIs
+    (each capture's events are its own API's alone), so the one refusal names it; the
+    types listed are the other API's only."""
+    body = _mixed(CAPTURES[own].body(), CAPTURES[foreign].body())
+    text = await _refusal(network, reader, body)
+    _refused_as_mixed(text, reader, foreign)
+    for kind in {_first_type(CAPTURES[own].body())} - {_first_type(CAPTURES[foreign].body())}:
+        assert f"{kind}," not in text and f"{kind})" not in text
+
+
+@pytest.mark.parametrize("foreign", list(CAPTURES))
+async def test_another_apis_events_mixed_into_the_ask_stream_are_refused(
+    network: Simulator, foreign: str
+) -> None:
+    """Failed before for all 6: the ask mode folded the other API's events into its
+    snapshots and answered (no ask capture is stored: the simulator's own stream)."""
+    body = _mixed(await _ask_body(network), CAPTURES[foreign].body())
+    text = await _refusal(network, "perplexity-ask", body)
+    _refused_as_mixed(text, "perplexity-ask", foreign)

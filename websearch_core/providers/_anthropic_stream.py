@@ -185,9 +185,9 @@ def message_from_stream(events: Iterable[SseEvent]) -> dict[str, Any]:
         payload = _decode(event.data)
         seen.append((payload, event.event))
         fold.feed(payload, _kind(payload, event))
-    if fold.message is None:
-        # Another API's stream has no message_start either: named as what it is.
-        refuse_foreign_stream(PROVIDER_ID, NO_START, ANTHROPIC_MESSAGES, seen)
+    # Another API's stream (no message_start either) or its events mixed into this one:
+    # named as what it is, not folded past in silence.
+    refuse_foreign_stream(PROVIDER_ID, NO_START, ANTHROPIC_MESSAGES, seen)
     if fold.message is None and fold.bad_start is not None:
         # One came, with its message of another type: say so, not that none came.
         raise field_error(

@@ -31,7 +31,7 @@ from ..event_stream_body import asked_stream_events
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
-from ..stream_apis import OPENAI_RESPONSES, refuse_foreign_stream, sse_payloads
+from ..stream_apis import OPENAI_RESPONSES, refuse_foreign_stream
 from ..transport import HttpResponse, SseResponse, raise_for_status
 from ._codex_errors import SPENT_BALANCE_CODES
 from ._codex_text import is_image_placeholder, links_in_text, snippet_around, strip_openai_utm
@@ -288,6 +288,8 @@ class _StreamState:
     searched: bool = False
     ended: bool = False
     """Whether an event that closes a response arrived (:data:`_LAST_EVENTS`)."""
+    seen: list[tuple[object, str]] = field(default_factory=list)
+    """Each event read, decoded, with its SSE name: what :func:`_refuse_foreign` tests."""
 
     def feed(self, kind: str, payload: Mapping[str, Any]) -> None:
         if kind.startswith("response.web_search_call"):
@@ -319,20 +321,18 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
         SearchProviderError: An ``error`` / ``response.failed`` event (typed by the shared
             classifier), no web search, or neither answer text nor a source.
     """
-    events = tuple(events)
     state = _folded(events)
-    if not state.ended:
-        _refuse_foreign(events)
+    _refuse_foreign(state)
     return _answer_of(state, params)
 
 
-def _refuse_foreign(events: Sequence[SseEvent]) -> None:
+def _refuse_foreign(state: "_StreamState") -> None:
     """Name another API's stream as one, not as a Responses stream cut or unsearched.
 
-    Looked for only when no closing event came, which every foreign stream lacks, so a
-    whole Responses stream is not decoded twice.
+    Looked for in every stream, since another API's events mixed into a Responses stream
+    were read past, unnamed; the events are the fold's own, decoded once.
     """
-    refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_SHAPE, OPENAI_RESPONSES, sse_payloads(events))
+    refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_SHAPE, OPENAI_RESPONSES, state.seen)
 
 
 def _folded(events: Iterable[SseEvent]) -> _StreamState:
@@ -354,6 +354,7 @@ def _folded(events: Iterable[SseEvent]) -> _StreamState:
             raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502) from None
         if not isinstance(payload, Mapping):
             raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502)
+        state.seen.append((payload, event.event))
         state.feed(_kind(payload, event), payload)
     return state
 
@@ -399,8 +400,8 @@ def parse_body(response: SseResponse, params: SearchParams | None = None) -> Sea
     events = asked_stream_events(response.events, response.body)
     if events:
         state = _folded(events)
+        _refuse_foreign(state)
         if not state.ended:
-            _refuse_foreign(events)
             _raise_event_error("response.failed", {"message": STREAM_CUT})
         return _answer_of(state, params)
     if not response.body.strip():

@@ -303,8 +303,8 @@ def response_chunks(events: Sequence[SseEvent], body: bytes) -> list[Mapping[str
     events = asked_stream_events(events, body)
     if events:
         chunks, unreadable = events_chunks(events)
-        # Another API's stream is named as one, not as a Gemini stream cut short; cheap:
-        # the search stops at the first Gemini chunk.
+        # Another API's stream, or its events among Gemini's chunks, is named as one, not
+        # as a Gemini stream cut short or read past (one test a chunk: its keys).
         payloads = [(chunk, "") for chunk in chunks]
         refuse_foreign_stream(PROVIDER_ID, UNREADABLE, GEMINI_GENERATE_CONTENT, payloads)
         if not chunks and unreadable:

@@ -343,8 +343,8 @@ def parse_ask_answer(
     snapshots = events_json(events)
     # Read first: an error event ends a stream early too, and its own words come first.
     answer = parse_ask(snapshots, request, limit=limit)
+    # Another API's stream (no ask end either) or its events among the snapshots: named.
+    refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_STREAM, PERPLEXITY_ASK, sse_payloads(events))
     if not ask_finished(events, snapshots):
-        # No other API's stream carries the ask stream's end: named as one, not as cut.
-        refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_STREAM, PERPLEXITY_ASK, sse_payloads(events))
         raise ProviderUnavailableError(PROVIDER_ID, STREAM_CUT, 500)
     return answer

@@ -354,8 +354,8 @@ def parse_api_answer(
     events = asked_stream_events(response.events, response.body)
     if events:
         chunks = events_json(events)
-        # Another API's stream is named as one, not as this stream failing; cheap: the
-        # search stops at the first chat chunk.
+        # Another API's stream, or its events among the chat chunks, is named as one, not
+        # as this stream failing or read past (one test a chunk: its ``object``).
         payloads = [(chunk, "") for chunk in chunks]
         refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_BODY, CHAT_COMPLETIONS, payloads)
         # Read first: an error chunk ends a stream early too, and its own words come first.

@@ -232,7 +232,7 @@ def response_from_events(events: Iterable[object]) -> dict[str, Any]:
             items.append(event.get("item"))
         elif kind == "response.output_text.delta" and isinstance(event.get("delta"), str):
             deltas.append(event["delta"])
-    # Cheap on a Responses stream: the search stops at its first event.
+    # Another API's events, alone or mixed in, are named (one test an event: its type).
     refuse_foreign_stream(PROVIDER_ID, UNEXPECTED_SHAPE, OPENAI_RESPONSES, seen)
     done = [item for item in items if isinstance(item, Mapping)]
     if not completed or (

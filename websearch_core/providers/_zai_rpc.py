@@ -91,17 +91,18 @@ def _looks_like_sse(text: str) -> bool:
 def _pick(messages: Sequence[Any], *, streamed: bool = True) -> Mapping[str, Any]:
     """The reply among the messages: the last one with a ``result``, ``error`` or ``success``.
 
-    Anything else (a progress notification, another API's stream) is not a reply; another
-    API's stream is refused as one (:func:`~..stream_apis.foreign_stream_error`), after the
-    spec'd :data:`PARSE_FAILURE`. A plain JSON body (``streamed`` false) is no stream, so
+    Anything else (a progress notification) is not a reply; another API's stream, or its
+    events among the replies, is refused as one (:func:`~..stream_apis.foreign_stream_error`),
+    after the spec'd :data:`PARSE_FAILURE`. A plain JSON body (``streamed`` false) is no stream, so
     it keeps that text alone.
     """
+    if streamed:
+        # Another API's events, alone or mixed with the replies, are named, not read past.
+        payloads = [(message, "") for message in messages]
+        refuse_foreign_stream(PROVIDER_ID, PARSE_FAILURE, MCP_JSON_RPC, payloads)
     objects = [message for message in messages if isinstance(message, Mapping)]
     replies = [m for m in objects if "result" in m or "error" in m or "success" in m]
     if not replies:
-        if streamed:
-            payloads = [(message, "") for message in messages]
-            refuse_foreign_stream(PROVIDER_ID, PARSE_FAILURE, MCP_JSON_RPC, payloads)
         raise parse_failure()
     return replies[-1]
 
