@@ -300,3 +300,64 @@ async def test_another_apis_events_mixed_into_the_ask_stream_are_refused(
     body = _mixed(await _ask_body(network), CAPTURES[foreign].body())
     text = await _refusal(network, "perplexity-ask", body)
     _refused_as_mixed(text, "perplexity-ask", foreign)
+
+
+# --- Exa's keyless MCP reader --------------------------------------------------------------
+
+EXA_FRAME: Final = "Failed to parse MCP response"
+EXA_EXPECTS: Final = "MCP JSON-RPC"
+
+
+async def _exa_says(body: str, label: str = "text/event-stream") -> str:
+    """What a keyless Exa search gives when the MCP endpoint answers ``body``."""
+    async with Simulator(["exa"]) as sim:
+        sim["exa"].enqueue(Fault.http(200, body, {"Content-Type": label}))
+        async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="exa")
+    assert result.is_error, result.text
+    return result.text
+
+
+async def _exa_own_reply() -> str:
+    """The simulator's own MCP reply to a keyless ``tools/call`` (no MCP capture is stored)."""
+    asked = {
+        "jsonrpc": "2.0",
+        "id": "1",
+        "method": "tools/call",
+        "params": {"name": "web_search_exa", "arguments": {"query": QUERY}},
+    }
+    headers = {"Accept": "application/json, text/event-stream"}
+    async with Simulator(["exa"]) as sim, aiohttp.ClientSession() as session:
+        url = f"{sim['exa'].base_url}/mcp?tools=web_search_exa"
+        async with session.post(url, json=asked, headers=headers) as reply:
+            return (await reply.read()).decode("utf-8")
+
+
+@pytest.mark.parametrize("capture", list(CAPTURES))
+async def test_exas_mcp_reader_names_a_stream_of_another_api(capture: str) -> None:
+    """Failed before for all 6: ``Exa MCP search returned unexpected response shape.``,
+    naming neither the stream nor the API; now the parse failure, then the one reason."""
+    body = CAPTURES[capture].body()
+    text = await _exa_says(body)
+    head = f"{EXA_FRAME}: {REASON}{CAPTURES[capture].api} events ({_first_type(body)}"
+    assert head in text, text
+    assert text.rstrip().endswith(f" where {EXA_EXPECTS} events were expected"), text
+
+
+@pytest.mark.parametrize("capture", list(CAPTURES))
+async def test_exas_mcp_reader_names_another_apis_events_after_its_reply(capture: str) -> None:
+    """Failed before for all 6: the reply (the first ``data:`` line) was read and the
+    other API's events after it were passed over unnamed, as an answer."""
+    own = await _exa_own_reply()
+    assert own.startswith(("data:", "event:")) and '"jsonrpc"' in own
+    body = "".join(f"{block}\n\n" for block in [*_blocks(own), *_blocks(CAPTURES[capture].body())])
+    text = await _exa_says(body)
+    assert f"{EXA_FRAME}: {REASON}{CAPTURES[capture].api} events (" in text, text
+
+
+async def test_guard_exas_mcp_reader_keeps_its_spec_text_for_one_json_object() -> None:
+    """A guard (passes before and after): one JSON object of another API (a real chat
+    completion, no stream) names no API by its events: the spec's shape text alone."""
+    body = read_capture("perplexity/chat_completions_sonar_citations.json").decode("utf-8")
+    text = await _exa_says(body, "application/json")
+    assert text.rstrip().endswith("Exa MCP search returned unexpected response shape."), text

@@ -18,6 +18,8 @@ nothing here does I/O.
   first text (or ``Exa MCP returned an error``); an unreadable body is ``Failed to parse
   MCP response`` and a body with neither a payload nor text is ``Exa MCP search returned
   unexpected response shape.`` (both :class:`~websearch_core.errors.ResponseParseError`).
+  A stream with another API's events in it is ``Failed to parse MCP response: another
+  API's event stream: ...`` (:mod:`websearch_core.stream_apis`), as for Z.AI's MCP.
 
 Capture vs reference:
 
@@ -38,10 +40,12 @@ from typing import Any
 
 from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
+from ..event_stream_body import asked_stream_events
 from ..format import truncate_text
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sanitize import cut_line
+from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream, sse_payloads
 from ._common import age_seconds_from_date, first_items, is_http_url
 
 __all__ = [
@@ -55,6 +59,7 @@ __all__ = [
 
 PROVIDER_ID = "exa"
 UNEXPECTED_MCP_SHAPE = "Exa MCP search returned unexpected response shape."
+PARSE_FAILURE = "Failed to parse MCP response"
 SNIPPET_LIMIT = 500
 ANSWER_SUMMARIES = 3
 _PAYLOAD_KEYS = ("results", "statuses", "costDollars", "searchTime")
@@ -176,7 +181,22 @@ def _rpc_message(body: str) -> Any:
     try:
         return json_loads(body)
     except ValueError:
-        raise ResponseParseError(PROVIDER_ID, "Failed to parse MCP response", 502) from None
+        raise ResponseParseError(PROVIDER_ID, PARSE_FAILURE, 502) from None
+
+
+def _refuse_foreign(body: str) -> None:
+    """Name a stream of another API (a base URL or gateway sent elsewhere) as one.
+
+    Exa's reader took the first ``data:`` line that held JSON, whatever API wrote it: six
+    real streams of other APIs were all refused as ``Exa MCP search returned unexpected
+    response shape.``, which named neither what came nor what was expected, and another
+    API's events after the reply were read past. As Z.AI's MCP reader does, the spec'd
+    parse failure is the frame and :mod:`..stream_apis` words the rest. A body that is no
+    stream (one JSON object) keeps the spec's texts: it names no API by its events.
+    """
+    events = asked_stream_events((), body.encode("utf-8"))
+    if events:
+        refuse_foreign_stream(PROVIDER_ID, PARSE_FAILURE, MCP_JSON_RPC, sse_payloads(events))
 
 
 def _content_texts(result: Mapping[str, Any]) -> list[str]:
@@ -259,11 +279,15 @@ def parse_mcp_body(
 
     Raises:
         SearchProviderError: A JSON-RPC error or a tool error.
-        ResponseParseError: The body is not JSON-RPC, or holds neither a payload nor text.
+        ResponseParseError: The body is not JSON-RPC, or holds neither a payload nor text;
+            or it is a stream with another API's events in it, alone or among the replies
+            (:func:`~..stream_apis.foreign_stream_error`, after ``Failed to parse MCP
+            response``).
     """
+    _refuse_foreign(body)
     message = _rpc_message(body)
     if not isinstance(message, Mapping):
-        raise ResponseParseError(PROVIDER_ID, "Failed to parse MCP response", 502)
+        raise ResponseParseError(PROVIDER_ID, PARSE_FAILURE, 502)
     error = message.get("error")
     if error is not None:
         detail = error.get("message") if isinstance(error, Mapping) else error
