@@ -12,10 +12,16 @@ the end of the failure text (:func:`with_passed_over`). Never a value. Pure.
 """
 
 from collections.abc import Sequence
+from typing import Final
 
 from .credentials import Credentials
+from .models import SearchResponse
+from .note_bound import notes_update
 
-__all__ = ["passed_over_note", "with_passed_over"]
+__all__ = ["PASSED_OVER_HEAD", "passed_over_note", "with_passed_over", "with_plans_note"]
+
+PASSED_OVER_HEAD: Final = "The auto chain passed over "
+"""How the note begins: how a cached answer's stored note is told from its others."""
 
 
 def _listed(labels: Sequence[str]) -> str:
@@ -51,7 +57,7 @@ def passed_over_note(
     if not labels:
         return None
     keys = "key" if len(labels) == 1 else "keys"
-    whose = f"The auto chain passed over {_listed(labels)}, whose {keys} it did not find."
+    whose = f"{PASSED_OVER_HEAD}{_listed(labels)}, whose {keys} it did not find."
     return whose + credentials.unseen_clause(names)
 
 
@@ -68,3 +74,26 @@ def with_passed_over(message: str, note: str | None) -> str:
         return message
     ended = message if message.endswith((".", "!", "?")) else f"{message}."
     return f"{ended} {note}"
+
+
+def with_plans_note(response: SearchResponse, note: str | None) -> SearchResponse:
+    """A cached answer saying what this search's plan says of providers passed over.
+
+    A ``WebSearch`` whose ``credentials`` were given an ``environ`` of their own meets the
+    note as the chain's users do, but a cache hit is answered without the chain: the
+    answer said what the plan of the search that stored it said. A key set in
+    ``os.environ`` since went unnamed (the hit had no note), and one since removed was
+    still named (the hit kept its old one). The stored note is dropped and this plan's
+    (``None``: none) added, within the notes' bound.
+
+    Example:
+        >>> stored = SearchResponse(provider="tavily", notes=(PASSED_OVER_HEAD + "Brave.",))
+        >>> with_plans_note(stored, None).notes
+        ()
+    """
+    kept = tuple(line for line in response.notes if not line.startswith(PASSED_OVER_HEAD))
+    if kept != response.notes:
+        response = response.model_copy(update={"notes": kept})
+    if note is None:
+        return response
+    return response.model_copy(update=notes_update(response, (note,)))

@@ -40,6 +40,7 @@ from .abandoned import close_on_its_loop, close_when_collected
 from .bug_traces import bug_trace
 from .build_deadline import BuildBound
 from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
+from .chain_unseen import with_plans_note
 from .client_arguments import check_client_arguments
 from .config_read import ConfigRead, handing
 from .content.enrich import (
@@ -688,6 +689,8 @@ class WebSearch(SearchClosing):
                     # forced provider that cannot run says why, cache hit or not.
                     attempts = (*plan.skipped, served)
                     response = hit[0].model_copy(update={"cached": True, "attempts": attempts})
+                    # What this plan says of providers passed over, not what the stored one said.
+                    response = with_plans_note(response, plan.passed_over)
                     return setup.outcome(response, attempts, plan.store_problem), []
             runner = setup.runner(store)
             outcome = await runner.run(
@@ -724,6 +727,8 @@ class WebSearch(SearchClosing):
         if stale is None:
             return []
         cached, stored_at = stale
+        # The failure's plan said what it passed over; the stored answer said its own plan's.
+        cached = with_plans_note(cached, outcome.passed_over)
         served = Attempt(provider=cached.provider, outcome="cached", detail="stale")
         logger.warning(
             "every web search provider failed; serving a stale cached answer",

@@ -11,6 +11,7 @@ The simulator answers Brave and Tavily on loopback, through the real transport; 
 key is the one the credentials are given.
 """
 
+import asyncio
 import json
 from collections.abc import Mapping
 from typing import Final
@@ -19,8 +20,10 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import environ_context
-from websearch_core import SearchParams
+from websearch_core import SearchParams, WebSearch
 from websearch_core.chain_plan import ChainOrder
+from websearch_core.credentials import Credentials, CredentialStore
+from websearch_core.models import SearchToolResult
 from websearch_core.note_bound import MAX_NOTES, notes_left_out
 from websearch_core.orchestration.chain import ChainOutcome, ChainRunner
 from websearch_core.providers.base import ProviderContext
@@ -122,3 +125,71 @@ async def test_the_note_is_held_to_the_notes_bound_with_an_answer_full_of_notes(
     assert sum(PASSED in note for note in notes) == 1
     assert notes[-1] == notes_left_out(outcome.response.notes_left_out)
     assert outcome.response.notes_left_out > 0
+
+
+# --- a WebSearch whose credentials were given an environ of their own -----------------------
+
+
+def _web_search(sim: Simulator, **overrides: float) -> WebSearch:
+    """A client on the simulator (the auto chain, its cache on), its credentials reading GIVEN.
+
+    ``WebSearch`` builds credentials that read ``os.environ``, where the note is never
+    true; a user who sets its public ``credentials`` to ones given an ``environ`` of their
+    own meets it as the chain's users do.
+    """
+    settings = sim.settings(rate_limit_wait_seconds=0, **overrides)
+    ws = WebSearch(settings)
+    store = CredentialStore(settings.resolved_credentials_file())
+    ws.credentials = Credentials(environ=GIVEN, store=store)
+    return ws
+
+
+def _said(result: SearchToolResult) -> list[str]:
+    assert result.response is not None, result.text
+    return [note for note in result.response.notes if note.startswith(PASSED)]
+
+
+async def test_a_cache_hit_says_the_note_its_plan_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Failed before: the answer stored before the key was set in ``os.environ`` came back
+    from the cache with no note, though the search's plan had passed Brave over."""
+    monkeypatch.delenv("BRAVE_API_KEY", raising=False)
+    async with Simulator(list(ORDER)) as sim, _web_search(sim) as ws:
+        first = await ws.run("python asyncio")
+        assert not _said(first)
+        monkeypatch.setenv("BRAVE_API_KEY", KEY)
+        hit = await ws.run("python asyncio")
+        assert not sim["brave"].requests
+    assert hit.response is not None and hit.response.cached
+    assert len(_said(hit)) == 1 and UNSEEN in _said(hit)[0]
+    assert KEY not in hit.text + " ".join(hit.response.notes)
+
+
+async def test_a_cache_hit_drops_the_note_its_plan_no_longer_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Failed before: the answer stored while the key was set in ``os.environ`` alone came
+    back from the cache still naming Brave and the variable, after the key was removed."""
+    monkeypatch.setenv("BRAVE_API_KEY", KEY)
+    async with Simulator(list(ORDER)) as sim, _web_search(sim) as ws:
+        first = await ws.run("python asyncio")
+        assert len(_said(first)) == 1
+        monkeypatch.delenv("BRAVE_API_KEY")
+        hit = await ws.run("python asyncio")
+    assert hit.response is not None and hit.response.cached
+    assert not _said(hit), hit.response.notes
+
+
+async def test_a_stale_answer_after_a_failure_says_the_failed_plans_note(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Failed before: Tavily down, the stale answer stored before the key was set came back
+    with no note, though the failed chain had passed Brave over."""
+    monkeypatch.delenv("BRAVE_API_KEY", raising=False)
+    async with Simulator(list(ORDER)) as sim, _web_search(sim, cache_ttl_seconds=0.01) as ws:
+        await ws.run("python asyncio")
+        await asyncio.sleep(0.05)  # past the answer's time to live: only a stale one is left
+        monkeypatch.setenv("BRAVE_API_KEY", KEY)
+        sim["tavily"].always(Fault.server_error(503, "down"))
+        stale = await ws.run("python asyncio")
+    assert stale.response is not None and stale.response.stale, stale.text
+    assert len(_said(stale)) == 1
