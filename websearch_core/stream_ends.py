@@ -3,12 +3,12 @@
 :meth:`~.transport.Transport.send_sse` read every stream to the close of its socket. The
 readers end on the stream's own closing event (Perplexity's chat stream on ``[DONE]`` or
 its ``chat.completion.done`` object, the ask stream on ``end_of_stream`` or its final
-snapshot), but the transport did not: a server, proxy or keep-alive connection that held
-the socket open after that event left a search with its whole answer in hand waiting for
-the deadline, and then failing as timed out. A request names its stream's end
-(:attr:`~.transport.HttpRequest.stream_end`); the transport stops at the first event that
-matches and keeps no event after it (what follows belongs to no answer this request asked
-for; the readers already stopped there). Pure.
+snapshot, Codex's on ``response.completed``), but the transport did not: a server, proxy
+or keep-alive connection that held the socket open after that event left a search with
+its whole answer in hand waiting for the deadline, and then failing as timed out. A
+request names its stream's end (:attr:`~.transport.HttpRequest.stream_end`); the
+transport stops at the first event that matches and keeps no event after it (what follows
+belongs to no answer this request asked for; the readers already stopped there). Pure.
 """
 
 from collections.abc import Mapping
@@ -18,7 +18,7 @@ from typing import Final
 from .json_decode import json_loads
 from .sse import SseEvent
 
-__all__ = ["CHAT_COMPLETIONS_END", "PERPLEXITY_ASK_END", "StreamEnd"]
+__all__ = ["CHAT_COMPLETIONS_END", "OPENAI_RESPONSES_END", "PERPLEXITY_ASK_END", "StreamEnd"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,7 @@ class StreamEnd:
     Attributes:
         names: SSE ``event:`` names that close the stream.
         data: Whole ``data`` texts that close it (``[DONE]``).
+        types: ``type`` values of the closing event.
         objects: ``object`` values of the closing event.
         flags: Top-level keys whose ``true`` marks the closing event.
         statuses: ``status`` values of the closing event.
@@ -35,6 +36,7 @@ class StreamEnd:
 
     names: tuple[str, ...] = ()
     data: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
     objects: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
     statuses: tuple[str, ...] = ()
@@ -69,12 +71,14 @@ class StreamEnd:
         """
         if not isinstance(payload, Mapping):
             return False
-        if payload.get("object") in self.objects or payload.get("status") in self.statuses:
+        if payload.get("type") in self.types or payload.get("object") in self.objects:
+            return True
+        if payload.get("status") in self.statuses:
             return True
         return any(payload.get(flag) is True for flag in self.flags)
 
     def _markers(self) -> tuple[str, ...]:
-        return (*self.objects, *self.flags, *self.statuses)
+        return (*self.types, *self.objects, *self.flags, *self.statuses)
 
 
 def _decoded(text: str) -> object:
@@ -89,6 +93,11 @@ CHAT_COMPLETIONS_END: Final = StreamEnd(data=("[DONE]",), objects=("chat.complet
 reference ends it, or Perplexity's last object, ``chat.completion.done``, as the real
 capture (``fixtures/perplexity/..._stream.chunks.txt``) ends. Not a chunk's
 ``finish_reason``: a usage chunk may still follow it."""
+_RESPONSE_CLOSED: Final = ("response.completed", "response.done", "response.incomplete")
+OPENAI_RESPONSES_END: Final = StreamEnd(names=_RESPONSE_CLOSED, types=_RESPONSE_CLOSED)
+"""A Responses stream (Codex): the event that closes the response, by its ``type`` or its
+SSE name, as the real capture's ``response.completed`` is written with both; the Codex
+fold stops there too (:data:`~.providers._codex_parse._LAST_EVENTS`)."""
 PERPLEXITY_ASK_END: Final = StreamEnd(
     names=("end_of_stream",),
     flags=("final", "final_sse_message"),

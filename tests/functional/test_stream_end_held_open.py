@@ -1,8 +1,9 @@
-"""Perplexity's streams end at their closing event, not when the server closes the socket.
+"""Perplexity's and Codex's streams end at their closing event, not at the socket's close.
 
 The transport read every stream to the close of its socket, though the readers end on the
 stream's own closing event: the real capture's last object (``chat.completion.done``, the
-API's ``data: [DONE]`` after it) and the ask stream's final snapshot. A server or proxy that
+API's ``data: [DONE]`` after it), the ask stream's final snapshot, and the real Responses
+capture's ``response.completed``. A server or proxy that
 held the socket open after that event left the search, its answer in hand, waiting for the
 deadline, and then failing as timed out.
 
@@ -14,13 +15,16 @@ search that does wait fails (timed out) rather than hangs.
 """
 
 import json
+import time
 from typing import Final
 
 import aiohttp
 
+from tests.conftest import read_capture
 from tests.fault_release import HANG_GUARD_SECONDS
 from tests.functional._sim_helpers import sim_client
 from tests.stream_bodies import framed_chunks
+from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.sse import parse_sse
 from websearch_core.testing import Fault, Simulator
 
@@ -129,3 +133,21 @@ async def test_guard_a_stream_held_open_before_its_end_still_times_out() -> None
             result = await ws.run(QUERY, provider="perplexity")
     assert result.is_error
     assert "timed out" in result.text, result.text
+
+
+async def test_the_captured_responses_stream_ends_at_response_completed_with_the_socket_open(
+    no_gemini_variables: None,
+) -> None:
+    """Failed before (timed out): Codex's fold stops at ``response.completed`` (the real
+    capture's last event), but the transport read on to the close."""
+    body = read_capture("openai/responses_web_search_tool_stream.sse").decode("utf-8")
+    assert parse_sse(body.encode())[-1].event == "response.completed"
+    async with Simulator(["codex"]) as sim:
+        CredentialStore(sim.settings().resolved_credentials_file()).set_oauth(
+            "codex", OAuthToken(access_token="sim-token", expires_at=time.time() + 3600)
+        )
+        sim["codex"].enqueue(_held_open(body))
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="codex")
+        assert sim["codex"].holding == 1, "the answer waited for the socket to close"
+    assert not result.is_error, result.text

@@ -32,6 +32,7 @@ from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ..stream_apis import OPENAI_RESPONSES, refuse_foreign_stream
+from ..stream_ends import OPENAI_RESPONSES_END
 from ..transport import HttpResponse, SseResponse, raise_for_status
 from ._codex_errors import SPENT_BALANCE_CODES
 from ._codex_text import is_image_placeholder, links_in_text, snippet_around, strip_openai_utm
@@ -62,7 +63,7 @@ EMPTY_BODY: Final = "Codex API returned an empty response"
 UNEXPECTED_SHAPE: Final = "Codex API returned an unexpected response shape"
 INVALID_JSON: Final = "Codex stream carried invalid JSON"
 STREAM_CUT: Final = "the stream ended before the response was completed"
-_LAST_EVENTS: Final = frozenset({"response.completed", "response.done", "response.incomplete"})
+_LAST_EVENTS: Final = frozenset(OPENAI_RESPONSES_END.types)
 """Events that close a response: a stream with none of them (and no error) was cut short."""
 
 _STATUS_FROM_TEXT: Final = (

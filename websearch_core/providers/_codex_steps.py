@@ -13,6 +13,7 @@ from typing import Final
 from ..errors import SearchProviderError
 from ..models import SearchResponse
 from ..provider_types import Flow, ProviderContext
+from ..stream_ends import OPENAI_RESPONSES_END
 from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, SseResponse
 from ._codex_parse import NoWebSearchError, parse_body
 from ._codex_request import request_body, request_headers
@@ -51,7 +52,14 @@ def step_request(flow: Flow, index: int) -> HttpRequest:
     model = flow.state["models"][index]
     body = request_body(flow.params, model=model, instructions=flow.context.system_prompt)
     headers = request_headers(flow.token.access_token)
-    return HttpRequest(method="POST", url=CODEX_ENDPOINT, headers=headers, json=body, stream=True)
+    return HttpRequest(
+        method="POST",
+        url=CODEX_ENDPOINT,
+        headers=headers,
+        json=body,
+        stream=True,
+        stream_end=OPENAI_RESPONSES_END,
+    )
 
 
 def model_refused(flow: Flow) -> bool:
