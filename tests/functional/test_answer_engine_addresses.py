@@ -11,6 +11,13 @@ Stop 53 (filters54) served real captures through the loopback simulator:
 * Perplexity's answer numbers its sources (``...data sources.[2][3][5][7]``); with
   ``limit=2`` the sources shown were cut to two, and ``[3]``, ``[5]``, ``[7]`` stayed,
   naming sources the answer no longer lists.
+
+Stop 54 (filters55) added what the answers still said of sources they no longer held:
+
+* OpenAI's answer links each page it cites (``([macrotrends.net](https://...))``); a
+  filter or a ``limit`` took the source out and the link stayed.
+* The sanitiser's cut (a URL it refuses, more than 100 sources) left Perplexity's markers
+  numbering the sources as they were before it.
 """
 
 import base64
@@ -143,3 +150,107 @@ async def test_a_limit_past_every_source_leaves_the_answer_alone(sim: Simulator)
     plain = await _perplexity(sim, POPULATION)
     response = await _perplexity(sim, POPULATION, limit=len(plain.sources))
     assert response.answer == plain.answer
+
+
+# --- 3. OpenAI's links to a source taken out (stop 54, filters55) -------------------------
+
+TOKYO = "tokyo population"
+_LINK = re.compile(r"\[([^\[\]]*)\]\((https?://[^\s)]+)\)")
+
+
+def _linked_pages(answer: str | None) -> list[str]:
+    """The pages the answer links, each without OpenAI's ``utm_source`` mark."""
+    return [url.replace("?utm_source=openai", "") for _, url in _LINK.findall(answer or "")]
+
+
+def _words(answer: str | None) -> str:
+    """The answer without its links and their parentheses: the words it says."""
+    return " ".join(re.sub(r"\(?\[[^\[\]]*\]\([^\s)]+\)\)?", " ", answer or "").split())
+
+
+@pytest.mark.parametrize(
+    "directive", ["-site:macrotrends.net", "site:nippon.com", "-inurl:Demographics"]
+)
+async def test_a_filtered_answer_links_only_the_sources_it_holds(
+    sim: Simulator, directive: str
+) -> None:
+    # Failed before: the answer still linked every page of the capture, the dropped too.
+    plain = await _codex(sim, CODEX_CAPTURES[1], TOKYO)
+    assert _linked_pages(plain.answer) == [s.url for s in plain.sources]
+    response = await _codex(sim, CODEX_CAPTURES[1], f"{TOKYO} {directive}")
+    assert 0 < len(response.sources) < len(plain.sources)
+    assert _linked_pages(response.answer) == [s.url for s in response.sources]
+    assert _words(response.answer) == _words(plain.answer)
+
+
+async def test_a_limit_takes_the_links_of_the_pages_it_cuts(sim: Simulator) -> None:
+    # Failed before: one source shown, three linked.
+    plain = await _codex(sim, CODEX_CAPTURES[1], TOKYO)
+    async with sim_client(sim) as ws:
+        sim["codex"].enqueue(Fault.http(200, read_capture(CODEX_CAPTURES[1]).decode(), JSON_BODY))
+        response = await ws.search(TOKYO, provider="codex", limit=1)
+    assert [s.url for s in response.sources] == [s.url for s in plain.sources[:1]]
+    assert _linked_pages(response.answer) == [plain.sources[0].url]
+    assert _words(response.answer) == _words(plain.answer)
+
+
+async def test_a_link_written_in_the_text_keeps_its_words(sim: Simulator) -> None:
+    # Failed before: the link to the dropped page stayed. The capture's citation, written
+    # as a link in the sentence rather than after it, as Kimi's answers write theirs.
+    old = "Dhaka. ([nippon.com]("
+    response = await _codex(sim, CODEX_CAPTURES[1], f"{TOKYO} -site:nippon.com", old, "[Dhaka](")
+    assert "nippon" not in (response.answer or "")
+    assert "following Jakarta and Dhaka)" in (response.answer or "")
+
+
+async def test_an_unfiltered_answer_keeps_every_link(sim: Simulator) -> None:
+    """A guard: nothing dropped, the answer is the capture's text."""
+    body = json.loads(read_capture(CODEX_CAPTURES[1]))
+    written = next(
+        part["text"]
+        for item in body["output"]
+        if item["type"] == "message"
+        for part in item["content"]
+    )
+    plain = await _codex(sim, CODEX_CAPTURES[1], TOKYO)
+    assert plain.answer == written.strip()
+
+
+# --- 4. Markers past the sanitiser's cut (stop 54, filters55) -----------------------------
+
+REFUSED = "https://www.california-demographics.com/cities_by_population"
+
+
+def _marked_pages(response: SearchResponse) -> list[str]:
+    """The URL each ``[n]`` marker of the answer names among the sources, in order."""
+    urls = [s.url for s in response.sources]
+    return [urls[int(n) - 1] for n in _MARKER.findall(response.answer or "")]
+
+
+async def test_a_source_the_sanitiser_refuses_takes_its_markers(sim: Simulator) -> None:
+    # Failed before: the third citation's URL names a user, the sanitiser dropped it, and
+    # [4]..[7] named the source after the one meant ([7] none at all: IndexError).
+    plain = await _perplexity(sim, POPULATION)
+    body = read_capture(PERPLEXITY_CAPTURE).decode("utf-8")
+    assert REFUSED in body
+    sim["perplexity"].enqueue(
+        Fault.http(200, body.replace(REFUSED, REFUSED.replace("www.", "user@www.")), JSON_BODY)
+    )
+    async with sim_client(sim) as ws:
+        response = await ws.search(POPULATION, provider="perplexity")
+    assert [s.url for s in response.sources] == [s.url for s in plain.sources if s.url != REFUSED]
+    assert _marked_pages(response) == [url for url in _marked_pages(plain) if url != REFUSED]
+
+
+async def test_markers_past_the_hundredth_source_are_taken_out(sim: Simulator) -> None:
+    # Failed before: 105 citations were cut to 100 sources and [104] stayed in the answer.
+    body = json.loads(read_capture(PERPLEXITY_CAPTURE))
+    real = list(body["citations"])
+    body["citations"] = real + [f"{real[0]}?page={n}" for n in range(len(real) + 1, 106)]
+    message = body["choices"][0]["message"]
+    message["content"] += " Older counts differ.[104][100]"
+    sim["perplexity"].enqueue(Fault.http(200, json.dumps(body), JSON_BODY))
+    async with sim_client(sim) as ws:
+        response = await ws.search(POPULATION, provider="perplexity")
+    assert len(response.sources) == 100
+    assert (response.answer or "").endswith("Older counts differ.[100]")

@@ -22,7 +22,7 @@ from ..models import (
     SearchResponse,
     SearchSource,
 )
-from .markers import renumbered
+from .cited import cited_answer
 from .merge import RequestedFilters, requested_filters
 from .post import Dropped, drop_counts, kept_citations, post_filter
 from .query import Token, is_negated_filetype
@@ -74,6 +74,9 @@ class FilterPlan:
     numbered_answer: bool = False
     """The provider's answer numbers its sources with ``[n]`` markers, renumbered here
     when a check drops a source (``ProviderInfo.answer_numbers_sources``)."""
+    linked_answer: bool = False
+    """The provider's answer links its sources' pages, a dropped source's link taken out
+    here (``ProviderInfo.answer_links_sources``)."""
 
 
 def ways_for(
@@ -273,6 +276,7 @@ def plan_filters(
         if wanted.site_paths or wanted.exclude_site_paths
         else frozenset(),
         info.answer_numbers_sources,
+        info.answer_links_sources,
     )
 
 
@@ -334,8 +338,9 @@ def apply_plan(
         # A citation is a URL the answer names: checked as the sources are, on its URL.
         "citations": kept_citations(response.citations, plan.wanted, plan.checks, response.sources),
     }
-    if plan.numbered_answer and response.answer and len(checked.sources) < len(response.sources):
-        update["answer"] = _answer_renumbered(response, checked.sources)
+    cites = plan.numbered_answer or plan.linked_answer
+    if cites and response.answer and len(checked.sources) < len(response.sources):
+        update["answer"] = _answer_cited(plan, response, checked.sources)
     if response.sources and not checked.sources:
         # What the engine made of the pages just dropped (an answer engine's text, Tavily's
         # answer, Kagi's summary, their citations, the follow-up questions and searches)
@@ -346,17 +351,21 @@ def apply_plan(
     return response.model_copy(update=update)
 
 
-def _answer_renumbered(response: SearchResponse, kept: Sequence[SearchSource]) -> str:
-    """``response``'s answer, its ``[n]`` markers counting the ``kept`` sources alone.
+def _answer_cited(plan: FilterPlan, response: SearchResponse, kept: Sequence[SearchSource]) -> str:
+    """``response``'s answer citing the ``kept`` sources alone (:func:`~.cited.cited_answer`).
 
-    The sources shown are numbered as kept (:func:`~.markers.renumbered`); ``kept`` are
-    the very objects of ``response.sources`` that passed, so their places are found by
-    identity, a URL given twice included.
+    ``kept`` are the very objects of ``response.sources`` that passed, so their places are
+    found by identity, a URL given twice included.
     """
     passed = {id(source) for source in kept}
     places = {n for n, source in enumerate(response.sources, start=1) if id(source) in passed}
-    answer = response.answer or ""
-    return renumbered(answer, len(response.sources), places)
+    return cited_answer(
+        response.answer or "",
+        response.sources,
+        places,
+        numbers=plan.numbered_answer,
+        links=plan.linked_answer,
+    )
 
 
 def unmatched_filters(

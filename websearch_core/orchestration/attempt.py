@@ -15,10 +15,11 @@ from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
 from ..error_bound import bounded_message
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters, unmatched_filters
+from ..filters.cited import shown_cited
 from ..filters.post import Dropped
 from ..format import format_no_content, format_no_match
 from ..models import SearchParams, SearchResponse
-from ..providers.base import ProviderContext, SearchProvider
+from ..providers.base import ProviderContext, ProviderInfo, SearchProvider
 from ..redaction import Redactor
 from ..sanitize import clean_response, source_cap
 from .hard_stop import start_hard_stop
@@ -148,6 +149,21 @@ async def run_attempt(
     return answer.final()
 
 
+def _cleaned(
+    info: ProviderInfo, filtered: SearchResponse, cap: int, redactor: Redactor | None
+) -> SearchResponse:
+    """``filtered`` through the sanitiser, its answer citing only the sources it kept.
+
+    The sanitiser cuts the sources to ``cap`` and drops a URL it refuses, knowing nothing
+    of an answer that numbers or links them (:func:`~..filters.cited.shown_cited`).
+    """
+    response = clean_response(filtered, cap=cap, redactor=redactor)
+    if len(response.sources) < len(filtered.sources):
+        numbers, links = info.answer_numbers_sources, info.answer_links_sources
+        response = shown_cited(response, filtered.sources, numbers=numbers, links=links)
+    return response
+
+
 async def answer_attempt(
     provider: SearchProvider,
     params: SearchParams,
@@ -241,7 +257,7 @@ async def answer_attempt(
         cap = min(cap, plan.result_cap)
     found = response.sources
     redactor = masks.current() if masks is not None else None
-    response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
+    response = _cleaned(provider.info, apply_plan(plan, response), cap, redactor)
     unmatched: Dropped = ()
     if found and plan.checks and not response.sources:  # all failed a local check
         unmatched = unmatched_filters(plan, found)

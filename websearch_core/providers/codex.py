@@ -107,6 +107,7 @@ INFO = ProviderInfo(
     default_results=None,
     max_results=None,
     index="openai",
+    answer_links_sources=True,
     # How, too: no command stores this sign-in, and a user shown "store a ChatGPT OAuth
     # token" alone looked for one (`websearch auth import codex`).
     setup_hint=(

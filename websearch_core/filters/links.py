@@ -1,0 +1,91 @@
+"""An answer's links to its sources, taken out when the sources they name are not shown.
+
+OpenAI (Codex) writes its answer with a Markdown link to each page it cites, in
+parentheses after the sentence: ``...about 37 million. ([macrotrends.net](https://www.
+macrotrends.net/cities/21671/tokyo/population?utm_source=openai))`` in
+``fixtures/openai/responses_web_search_verbatim_gpt4o_mini.json``, one such link for each
+``url_citation``; with no ``url_citation`` its links are its sources outright. Once a
+filter or a cut takes a source out, such a link still pointed at a page the response no
+longer lists: ``-site:macrotrends.net`` dropped the source and its citation, and the answer
+went on citing it. A link whose page is gone is taken out here: a citation in parentheses
+holding nothing but the link goes whole (its words are the site's name, no words of the
+answer's), a link in the text keeps its words (``[Node.js](https://nodejs.org/)`` reads
+``Node.js``). A link to a page that was never a source is none of the filters' business and
+stays, as does a link to a page one of the sources shown is on.
+
+Declared per provider (``ProviderInfo.answer_links_sources``). Of the other answer
+engines' captures, Kimi's chat answer links its pages the same way (``# [Kimi K2.6 ...]
+(https://www.yumiok.com/archives/6077.html)``), but the Kimi provider calls Kimi Code's
+search API, which returns pages and no answer; xAI's answer names no URL (its citations are
+annotations), Gemini's none, Perplexity's numbers its sources (:mod:`.markers`).
+"""
+
+import re
+from collections.abc import Iterable
+from typing import Final
+from urllib.parse import urlsplit, urlunsplit
+
+__all__ = ["page_key", "unlinked"]
+
+_LINK: Final = re.compile(
+    r"(?P<open>[ \t]*\([ \t]*)?"
+    r"\[(?P<words>[^\[\]]*)\]"
+    r"\((?P<url>https?://[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)\)"
+    r"(?(open)[ \t]*\))"
+)
+"""A Markdown link to a web page, with the parentheses around it when it is all they hold.
+
+The URL may hold one level of balanced parentheses (Wikipedia's ``XAI_(company)``)."""
+_TRACKING_PREFIX: Final = "utm_"
+"""Query pairs a link adds to say who sent the reader (OpenAI's ``utm_source=openai``): the
+same page with or without them."""
+
+
+def page_key(url: str) -> str:
+    """``url`` as the page it names: no fragment, no ``utm_*`` pair, host in lower case.
+
+    OpenAI's parser takes its ``utm_source=openai`` out of each source's URL and its answer
+    keeps it in the link: both name one page.
+
+    Example:
+        >>> page_key("https://www.Macrotrends.net/tokyo?utm_source=openai#top")
+        'https://www.macrotrends.net/tokyo'
+        >>> page_key("https://a.org/p?id=1&utm_medium=x")
+        'https://a.org/p?id=1'
+    """
+    parts = urlsplit(url)
+    query = "&".join(
+        pair for pair in parts.query.split("&") if pair and not pair.startswith(_TRACKING_PREFIX)
+    )
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path, query, ""))
+
+
+def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
+    """``answer`` without its links to the ``dropped`` pages (pure).
+
+    Args:
+        answer: The answer as the provider wrote it.
+        dropped: The URLs of the sources taken out (by a filter, a ``limit``, a cut).
+        kept: The URLs of the sources shown: a link to one of them stays, though a dropped
+            source named the same page.
+
+    Returns:
+        The answer with each link to a dropped page reduced to its words, or taken out
+        with its parentheses when it stood alone in them.
+
+    Example:
+        >>> unlinked("Big. ([a.org](https://a.org/x?utm_source=openai)) See "
+        ...          "[B's page](https://b.org/) and [c](https://c.org/).",
+        ...          ["https://a.org/x", "https://b.org/"], ["https://c.org/"])
+        "Big. See B's page and [c](https://c.org/)."
+    """
+    gone = {page_key(url) for url in dropped} - {page_key(url) for url in kept}
+    if not gone:
+        return answer
+
+    def link(match: re.Match[str]) -> str:
+        if page_key(match["url"]) not in gone:
+            return match[0]
+        return "" if match["open"] is not None else match["words"]
+
+    return _LINK.sub(link, answer)
