@@ -13,6 +13,10 @@ Stop 53 (filters53) served real captures through the loopback simulator and foun
 * a value of a filter that could not be decided (a path site on the host a redirect
   names) marked every value of the filter unchecked.
 
+Stop 54 (filters55): a lower-case product name (``node.js``) still read as a host; a title
+now names one only when it ends in a top-level domain, and every title of the three Gemini
+captures (the Interactions API's included) still does.
+
 Gemini's capture (``gemini/stream_generate_content_google_search.sse``) has no ``domain``
 field: the tests that need one add it to a grounding chunk, as Vertex AI sends it.
 """
@@ -20,6 +24,7 @@ field: the tests that need one add it to a grounding chunk, as Vertex AI sends i
 import json
 import re
 from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -27,6 +32,10 @@ from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client
 from websearch_core import SearchResponse
 from websearch_core.filters.note import ignored_note
+from websearch_core.filters.redirects import is_redirect, named_host
+from websearch_core.providers._gemini_interactions import parse_interaction
+from websearch_core.providers._gemini_parse import body_chunks, events_chunks, parse_chunks
+from websearch_core.sse import parse_sse
 from websearch_core.testing import Fault, SimResult, Simulator
 
 GEMINI_CAPTURE = "gemini/stream_generate_content_google_search.sse"
@@ -237,3 +246,62 @@ async def test_an_undecided_path_site_marks_only_its_own_value(sim: Simulator) -
         ("include_domains", "weather.gov/forecast"): ("query", "post", "ignored"),
         ("include_domains", "accuweather.com"): ("query", "post"),
     }
+
+
+# --- 6. A lower-case product name (stop 54, filters55) --------------------------------------
+
+GEMINI_REDIRECT_CAPTURES = (
+    "gemini/generate_content_google_search_call1.json",
+    "gemini/stream_generate_content_google_search.sse",
+    "gemini/interactions_api_google_search.json",
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "site"),
+    [("node.js", "nodejs.org"), ("vue.js", "vuejs.org"), ("three.js", "threejs.org")],
+)
+async def test_a_lower_case_product_name_is_not_read_as_a_host(
+    sim: Simulator, title: str, site: str
+) -> None:
+    # Failed before: `node.js` in lower case read as the host node.js, every source was
+    # dropped for `site:nodejs.org` and the search failed (no results matching).
+    response = await _gemini(sim, f"{WEATHER} site:{site}", title)
+    assert [s.title for s in response.sources] == [title]
+    assert response.answer
+    assert _record(response) == {("include_domains", site): ("query", "post", "ignored")}
+
+
+async def test_a_product_named_as_its_own_site_is_still_read(sim: Simulator) -> None:
+    """A guard: ``socket.io`` ends in a top-level domain and is Socket.IO's own host."""
+    response = await _gemini(sim, f"{WEATHER} -site:socket.io", "socket.io")
+    assert "socket.io" not in {s.title for s in response.sources}
+    assert _record(response) == {("exclude_domains", "socket.io"): ("query", "post")}
+
+
+async def test_every_site_a_capture_titles_is_still_read_as_its_host(sim: Simulator) -> None:
+    """A guard: ``site:`` each title of the streamed capture keeps that site's sources."""
+    plain = await _gemini(sim, WEATHER)
+    titles = {s.title for s in plain.sources if " " not in s.title}  # not a page's words
+    assert len(titles) == 4
+    for title in sorted(titles):
+        response = await _gemini(sim, f"{WEATHER} site:{title}")
+        assert {s.title for s in response.sources} == {title}
+        assert _record(response) == {("include_domains", title): ("query", "post")}
+
+
+@pytest.mark.parametrize("capture", GEMINI_REDIRECT_CAPTURES)
+def test_every_redirect_title_of_the_captures_names_its_host(capture: str) -> None:
+    """A guard: each capture's redirected sources, read by the provider's parsers (the
+    Interactions API's too), still name a host by their titles, and the same one."""
+    body = read_capture(capture)
+    if capture.endswith(".sse"):
+        chunks = events_chunks(parse_sse(body))[0]
+        sources = parse_chunks(chunks, requested_model="m", auth_mode="k")
+    elif "interactions" in capture:
+        sources = parse_interaction(json.loads(body))
+    else:
+        sources = parse_chunks(body_chunks(body), requested_model="m", auth_mode="k")
+    redirected = [s for s in sources.sources if is_redirect(urlsplit(s.url))]
+    assert redirected
+    assert [named_host(s.title) for s in redirected] == [s.title for s in redirected]

@@ -23,6 +23,7 @@ from typing import Final
 from urllib.parse import SplitResult
 
 from ..domain_names import domain_name
+from ..top_level_domains import TOP_LEVEL_DOMAINS
 
 __all__ = ["REDIRECTS", "Redirect", "is_redirect", "named_host", "redirected_host"]
 
@@ -88,17 +89,24 @@ def named_host(title: str) -> str | None:
 
     Gemini titles a grounding source with its site's domain as a host is written, in
     lower case (every one in both captures: ``weather.gov``, ``wunderground.com``,
-    ``accuweather.com``, ``timeanddate.com``); a title that is a page's words (``Weather
-    information for San Francisco``) names no host. Neither does a name written with
-    capitals: ``Node.js``, ``Vue.js`` and ``ASP.NET`` have a domain's shape, yet are a
-    product's or a page's name, and read as hosts they dropped a page of nodejs.org for
-    ``site:nodejs.org``. ``None`` says the host is unknown rather than guessed.
+    ``accuweather.com``, ``timeanddate.com``, and in the Interactions API's capture
+    ``marketingprofs.com``, ``sap.com``, ``youtube.com``, ``etcjournal.com``); a title that
+    is a page's words (``Weather information for San Francisco``) names no host. Neither
+    does a name written with capitals: ``Node.js``, ``Vue.js`` and ``ASP.NET`` have a
+    domain's shape, yet are a product's or a page's name, and read as hosts they dropped a
+    page of nodejs.org for ``site:nodejs.org``. Nor one written in lower case whose last
+    label is no top-level domain (:data:`~..top_level_domains.TOP_LEVEL_DOMAINS`):
+    ``node.js`` and ``three.js`` are products, as no host can end in ``.js``. A product
+    named as its own site is (``socket.io`` is Socket.IO's): its page is on that host or
+    one Google names so. ``None`` says the host is unknown rather than guessed.
 
     Example:
         >>> named_host("www.weather.gov"), named_host("Weather in Paris")
         ('weather.gov', None)
         >>> named_host("Node.js"), named_host("ASP.NET"), named_host("Vue.js")
         (None, None, None)
+        >>> named_host("node.js"), named_host("socket.io")
+        (None, 'socket.io')
         >>> named_host("vertexaisearch.cloud.google.com") is None
         True
     """
@@ -114,5 +122,7 @@ def named_host(title: str) -> str | None:
             host = domain_name(text)
         except ValueError:
             return None
+    if host.rpartition(".")[2] not in TOP_LEVEL_DOMAINS:
+        return None  # a product's name (``node.js``), not a host's
     # A title naming the redirect's own host (a URL given as its title) names no page's.
     return None if any(host == redirect.host for redirect in REDIRECTS) else host
