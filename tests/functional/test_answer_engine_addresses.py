@@ -18,6 +18,9 @@ Stop 54 (filters55) added what the answers still said of sources they no longer 
   filter or a ``limit`` took the source out and the link stayed.
 * The sanitiser's cut (a URL it refuses, more than 100 sources) left Perplexity's markers
   numbering the sources as they were before it.
+* Perplexity's markers number the list it sends (``citations``; the ask stream's
+  ``web_results``), its parsers make a source of each web URL once: a URL listed twice, or
+  an entry with no web URL, shifted every marker after it by one.
 """
 
 import base64
@@ -254,3 +257,67 @@ async def test_markers_past_the_hundredth_source_are_taken_out(sim: Simulator) -
         response = await ws.search(POPULATION, provider="perplexity")
     assert len(response.sources) == 100
     assert (response.answer or "").endswith("Older counts differ.[100]")
+
+
+# --- 5. Markers of a list with a repeated or non-web entry (stop 54, filters55) -----------
+
+_EVENTS = {"Content-Type": "text/event-stream"}
+
+
+def _listed_again(listed: list[str], extra: str, at: int, content: str) -> tuple[list[str], str]:
+    """``listed`` with ``extra`` put in at place ``at``, and ``content``'s markers as
+    Perplexity would have numbered that list (each from ``at`` on one higher)."""
+
+    def shifted(match: re.Match[str]) -> str:
+        number = int(match[1])
+        return f"[{number + 1 if number >= at else number}]"
+
+    return [*listed[: at - 1], extra, *listed[at - 1 :]], _MARKER.sub(shifted, content)
+
+
+@pytest.mark.parametrize("extra", ["repeat", "not-web"])
+async def test_api_markers_number_the_sources_made_of_the_list(sim: Simulator, extra: str) -> None:
+    # Failed before: a citation listed twice (or one with no web URL) made no second
+    # source, and every marker after it named the source after the one it meant.
+    plain = await _perplexity(sim, POPULATION)
+    body = json.loads(read_capture(PERPLEXITY_CAPTURE))
+    citations, message = body["citations"], body["choices"][0]["message"]
+    added = citations[1] if extra == "repeat" else "urn:isbn:0451450523"
+    body["citations"], message["content"] = _listed_again(citations, added, 3, message["content"])
+    sim["perplexity"].enqueue(Fault.http(200, json.dumps(body), JSON_BODY))
+    async with sim_client(sim) as ws:
+        response = await ws.search(POPULATION, provider="perplexity")
+    assert [s.url for s in response.sources] == [s.url for s in plain.sources]
+    assert response.answer == plain.answer
+
+
+async def test_ask_markers_number_the_sources_made_of_the_web_results(sim: Simulator) -> None:
+    # Failed before: as the API's. No ask stream is captured; this one carries the API
+    # capture's pages and words as the ask endpoint's blocks carry them (web_results, then
+    # the answer's markdown), a page listed twice, as clients of the live endpoint read it.
+    plain = await _perplexity(sim, POPULATION)
+    body = json.loads(read_capture(PERPLEXITY_CAPTURE))
+    urls, answer = _listed_again(
+        body["citations"], body["citations"][0], 4, body["choices"][0]["message"]["content"]
+    )
+    results = [{"name": url, "url": url} for url in urls]
+    snapshots = [
+        {"status": "PENDING", "blocks": [_block("web_results", web_results=results)]},
+        {
+            "status": "COMPLETED",
+            "final": True,
+            "blocks": [_block("ask_text_0_markdown", answer=answer)],
+        },
+    ]
+    events = "".join(f"event: message\ndata: {json.dumps(item)}\n\n" for item in snapshots)
+    sim["perplexity"].enqueue(Fault.http(200, events, _EVENTS))
+    async with sim_client(sim, api_keys={}) as ws:
+        response = await ws.search(POPULATION, provider="perplexity")
+    assert [s.url for s in response.sources] == [s.url for s in plain.sources]
+    assert response.answer == plain.answer
+
+
+def _block(usage: str, **content: object) -> dict[str, object]:
+    """An ask stream block: ``web_results`` in a ``web_result_block``, else a markdown one."""
+    holder = "web_result_block" if usage == "web_results" else "markdown_block"
+    return {"intended_usage": usage, holder: {"progress": "DONE", **content}}

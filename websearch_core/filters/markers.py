@@ -13,10 +13,10 @@ Anthropic, xAI and Z.AI cite in blocks or annotations), so this is declared per 
 """
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
-__all__ = ["cut_to", "renumbered"]
+__all__ = ["as_sources", "cut_to", "renumbered"]
 
 _MARKER: Final = re.compile(r"\[(\d{1,4})\](?!\()")
 """``[n]`` as an answer cites with it; not a Markdown link's text (``[1](https://...)``)."""
@@ -41,7 +41,14 @@ def renumbered(answer: str, count: int, kept: Collection[int]) -> str:
         >>> renumbered("Big.[1][2] Small.[3] See a[9].", 3, {2, 3})
         'Big.[1] Small.[2] See a[9].'
     """
-    place = {old: new for new, old in enumerate(sorted(kept), start=1)}
+    return _moved(answer, count, {old: new for new, old in enumerate(sorted(kept), start=1)})
+
+
+def _moved(answer: str, count: int, place: Mapping[int, int]) -> str:
+    """``answer`` with each marker ``[n]`` up to ``count`` written ``[place[n]]``.
+
+    A marker whose number ``place`` lacks is taken out; a number past ``count`` stays.
+    """
 
     def marker(match: re.Match[str]) -> str:
         number = int(match[1])
@@ -51,6 +58,39 @@ def renumbered(answer: str, count: int, kept: Collection[int]) -> str:
         return "" if new is None else f"[{new}]"
 
     return _MARKER.sub(marker, answer)
+
+
+def as_sources(answer: str | None, listed: Sequence[str | None]) -> str | None:
+    """``answer``, whose markers number the ``listed`` entries, numbering the sources made.
+
+    Perplexity's markers number the list it sends (``citations``; the ask stream's
+    ``web_results``), and its parsers make a source of each entry once: a URL listed
+    again is the source it first made, an entry with no web URL makes none. Read as
+    the sources' numbers, every marker after such an entry named the source after the
+    one meant. A marker of a repeated URL now names the source made of it, one of an
+    entry that made no source goes.
+
+    Args:
+        answer: The answer as the provider wrote it (``None``: no answer).
+        listed: Each listed entry's key as its parser de-duplicates (its URL), in order;
+            ``None`` for an entry that made no source.
+
+    Returns:
+        The answer with its markers numbering the sources, as written when they already
+        did (each entry its own source).
+
+    Example:
+        >>> as_sources("A.[1] B.[2] C.[3] D.[4]", ["a", "a", None, "d"])
+        'A.[1] B.[1] C. D.[2]'
+    """
+    place: dict[int, int] = {}
+    made: dict[str, int] = {}
+    for number, key in enumerate(listed, start=1):
+        if key is not None:
+            place[number] = made.setdefault(key, len(made) + 1)
+    if answer is None or all(place.get(n) == n for n in range(1, len(listed) + 1)):
+        return answer
+    return _moved(answer, len(listed), place)
 
 
 def cut_to(answer: str | None, count: int, shown: int | None) -> str | None:

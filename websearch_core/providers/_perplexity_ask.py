@@ -19,6 +19,11 @@ The end of an ask stream (:func:`ask_finished`): the reference stops at an event
 the last snapshot's ``final_sse_message: true`` (with ``status: "COMPLETED"``) and then an
 ``event: end_of_stream`` with ``data: {}``, and no ``[DONE]``. Any of these ends it. No
 capture of this endpoint is stored in ``fixtures/`` (only the chat-completions API's).
+
+The answer's ``[n]`` markers: with no capture, read as clients of the live endpoint read
+them (the n-th entry of ``web_results``), as the API's number its ``citations``; a web
+result listed twice or without a web URL makes no source of its own, so the markers are
+renumbered to the sources made (:func:`~..filters.markers.as_sources`).
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,7 +34,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
-from ..filters.markers import cut_to
+from ..filters.markers import as_sources, cut_to
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
@@ -258,6 +263,17 @@ def ask_sources(merged: Mapping[str, Any], now: datetime | None = None) -> list[
     The ``web_results`` block, else ``sources_list``, else the web results in the JSON
     ``text``; de-duplicated by normalised URL (first position, latest fields).
     """
+    return _listed_sources(merged, now)[0]
+
+
+def _listed_sources(
+    merged: Mapping[str, Any], now: datetime | None
+) -> tuple[list[SearchSource], list[str | None]]:
+    """:func:`ask_sources`, and the key of the source each listed web result made.
+
+    ``None`` for a result that made none; the answer's markers number the list
+    (:func:`~..filters.markers.as_sources`).
+    """
     items: list[Any] = []
     for block in merged.get("blocks", []):
         if isinstance(block, Mapping) and block.get("intended_usage") == "web_results":
@@ -268,11 +284,14 @@ def ask_sources(merged: Mapping[str, Any], now: datetime | None = None) -> list[
     if not items:
         items = _text_web_results(merged.get("text"))
     unique: dict[str, SearchSource] = {}
+    keys: list[str | None] = []
     for item in first_items(items):
         source = _ask_source(item, now)
-        if source is not None:
-            unique[_url_key(source.url)] = source
-    return list(unique.values())
+        key = None if source is None else _url_key(source.url)
+        keys.append(key)
+        if source is not None and key is not None:
+            unique[key] = source
+    return list(unique.values()), keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,10 +324,11 @@ def parse_ask(
 ) -> SearchResponse:
     """The response for an ask stream's JSON events (``limit`` cuts as the API's does)."""
     merged = merge_ask_events(events)
-    sources = ask_sources(merged, now)
+    sources, listed = _listed_sources(merged, now)
+    answer = as_sources(ask_answer(merged), listed)
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer=cut_to(ask_answer(merged), len(sources), limit or None),
+        answer=cut_to(answer, len(sources), limit or None),
         sources=tuple(sources[:limit] if limit else sources),
         model=_ask_model(merged, request),
         request_id=clean_text(merged.get("uuid")) or request.request_id,

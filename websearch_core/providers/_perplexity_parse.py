@@ -34,7 +34,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
-from ..filters.markers import cut_to
+from ..filters.markers import as_sources, cut_to
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -325,9 +325,13 @@ def chat_response(
     answer's ``[n]`` markers of those cut off (:func:`~..filters.markers.cut_to`).
     """
     sources, citations = _chat_sources(stream, now)
+    answer = stream.answer.strip() or None
+    if stream.citations:  # the markers number the list, the sources its web URLs once each
+        listed = [url if is_http_url(url) else None for url in stream.citations]
+        answer = as_sources(answer, listed)
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer=cut_to(stream.answer.strip() or None, len(sources), limit or None),
+        answer=cut_to(answer, len(sources), limit or None),
         sources=tuple(sources[:limit] if limit else sources),
         citations=tuple(citations),
         related_questions=tuple(stream.related_questions),
