@@ -30,11 +30,13 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client
-from websearch_core import SearchResponse
+from websearch_core import SearchParams, SearchResponse
+from websearch_core.filters import apply_plan, plan_filters
 from websearch_core.filters.note import ignored_note
 from websearch_core.filters.redirects import is_redirect, named_host
 from websearch_core.providers._gemini_interactions import parse_interaction
 from websearch_core.providers._gemini_parse import body_chunks, events_chunks, parse_chunks
+from websearch_core.providers.gemini import INFO as GEMINI_INFO
 from websearch_core.sse import parse_sse
 from websearch_core.testing import Fault, SimResult, Simulator
 
@@ -305,3 +307,23 @@ def test_every_redirect_title_of_the_captures_names_its_host(capture: str) -> No
     redirected = [s for s in sources.sources if is_redirect(urlsplit(s.url))]
     assert redirected
     assert [named_host(s.title) for s in redirected] == [s.title for s in redirected]
+
+
+@pytest.mark.parametrize(
+    ("directive", "titles"),
+    [
+        ("site:sap.com", {"sap.com"}),
+        ("-site:youtube.com", {"marketingprofs.com", "sap.com", "etcjournal.com"}),
+    ],
+)
+def test_the_interactions_api_sources_are_judged_on_their_sites(
+    directive: str, titles: set[str]
+) -> None:
+    """A guard: the Interactions API's ``url_citation`` has no ``domain`` to read (Google's
+    types: ``url``, ``title``, ``start_index``, ``end_index``), and its redirects are judged
+    on their titles, each a site in lower case, as generateContent's are."""
+    found = parse_interaction(json.loads(read_capture(GEMINI_REDIRECT_CAPTURES[2])))
+    plan = plan_filters(SearchParams(query=f"AI news {directive}"), GEMINI_INFO)
+    checked = apply_plan(plan, found)
+    assert {s.title for s in checked.sources} == titles
+    assert {c.title for c in checked.citations} == titles

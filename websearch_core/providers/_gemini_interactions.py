@@ -3,6 +3,12 @@
 The provider calls ``streamGenerateContent``, not this API; the reader exists so the
 capture ``fixtures/gemini/interactions_api_google_search.json`` is understood rather than
 ignored, and so a switch to the newer API starts from a tested parser.
+
+Unlike generateContent's grounding chunk (``web.domain``, Vertex AI), this API's
+``url_citation`` names no domain: Google's types give it ``url``, ``title``,
+``start_index`` and ``end_index`` alone, and so does the capture. Its URLs are the same
+grounding redirects, titled by the site in lower case (``sap.com``), which the filters read
+as the host (:func:`~websearch_core.filters.redirects.named_host`).
 """
 
 from collections.abc import Mapping
