@@ -717,12 +717,16 @@ def _all_plain(urls: list[str]) -> bool:
     One check for a forbidden character over the URLs run together (a forbidden character
     is in the joined text exactly when it is in some URL, and spaces are forbidden), then
     one match over them each followed by a space, instead of a search and a match per URL.
+    Nothing else reads every URL: one longer than :data:`URL_LIMIT` makes the joined text
+    longer than that too, so their lengths are read only then (a page's URLs run to a few
+    thousand characters together), and an empty URL needs no test of its own, as the match
+    takes none (it would leave two spaces in a row, or one at the start).
     """
     if not urls:
         return True
-    if not all(urls) or max(map(len, urls)) > URL_LIMIT:
-        return False
     joined = "".join(urls)
+    if len(joined) > URL_LIMIT and max(map(len, urls)) > URL_LIMIT:
+        return False
     # Every forbidden character but the space is unprintable: printable text without a
     # space holds none, and one isprintable scan costs half the class search.
     if not (joined.isprintable() and " " not in joined) and _URL_FORBIDDEN.search(joined):

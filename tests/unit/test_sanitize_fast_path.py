@@ -22,6 +22,7 @@ from websearch_core.sanitize import (
     _GROUP_CHARACTERS,
     _PLAIN_URLS,
     _URL_FORBIDDEN,
+    URL_LIMIT,
     _all_plain,
     _joined_groups,
     _kept,
@@ -111,6 +112,44 @@ def test_the_joined_url_check_keeps_what_the_per_url_check_keeps() -> None:
             assert (entries if kept is None else kept) == expected, urls
             checked += kept is None
     assert checked  # the quick answer (nothing dropped) was taken, not only the loop
+
+
+class _CountedLength(str):
+    """A URL that counts how often its length is asked (``len``, or its truth)."""
+
+    asked = 0
+
+    def __len__(self) -> int:
+        _CountedLength.asked += 1
+        return super().__len__()
+
+
+def test_the_url_bound_is_read_only_when_the_joined_urls_can_reach_it() -> None:
+    """A page of plain URLs is judged without asking each its length (stop 54, speed55).
+
+    The check read every URL's length twice (``all``, then ``max`` for ``URL_LIMIT``) on
+    every response; one over the bound makes the URLs joined longer than it too, and an
+    empty one fails the match, so neither pass is needed unless the joined text is over.
+    """
+    plain = [f"https://example.org/page/{n}?q=python+asyncio" for n in range(20)]
+    _CountedLength.asked = 0
+    assert _all_plain([_CountedLength(url) for url in plain])
+    assert _CountedLength.asked == 0
+    at_limit = "https://a.example/" + "u" * (URL_LIMIT - len("https://a.example/"))
+    assert _all_plain([at_limit])
+    assert not _all_plain([at_limit + "u"])  # over the bound alone: read, and refused
+    assert not _all_plain([*plain[:3], at_limit[:-30] + "u" * 31])
+    assert _all_plain([*plain[:3], at_limit])  # over together, each within: kept
+
+
+@pytest.mark.parametrize("place", [0, 1, 2])
+def test_an_empty_url_is_never_taken_by_the_joined_check(place: int) -> None:
+    """A guard (passes before and after): an empty URL anywhere makes the quick check fail."""
+    urls = ["https://example.org/a", "https://example.org/b"]
+    urls.insert(place, "")
+    assert not _all_plain(urls)
+    entries = tuple(SearchCitation(url=url) for url in urls)
+    assert _kept(entries, 5) == tuple(entry for entry in entries if entry.url)
 
 
 def _response(**source_fields: str) -> SearchResponse:
