@@ -717,10 +717,10 @@ def _all_plain(urls: list[str]) -> bool:
     One check for a forbidden character over the URLs run together (a forbidden character
     is in the joined text exactly when it is in some URL, and spaces are forbidden), then
     one match over them each followed by a space, instead of a search and a match per URL.
-    Nothing else reads every URL: one longer than :data:`URL_LIMIT` makes the joined text
-    longer than that too, so their lengths are read only then (a page's URLs run to a few
-    thousand characters together), and an empty URL needs no test of its own, as the match
-    takes none (it would leave two spaces in a row, or one at the start).
+    No pass over the URLs one by one: one longer than :data:`URL_LIMIT` makes the joined
+    text longer than that too, so their lengths are read only then (a page's URLs run to a
+    few thousand characters together), and an empty URL needs no test of its own, as the
+    match takes none (it would leave two spaces in a row, or one at the start).
     """
     if not urls:
         return True
