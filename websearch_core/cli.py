@@ -778,6 +778,14 @@ def _auth_parser() -> CommandParser:
         action="store_true",
         help="forget the stored OAuth token instead (an entry such as gemini or gemini-cli)",
     )
+    remove_parser.add_argument(
+        "--json",
+        action="store_true",
+        help=(
+            'answer as JSON on stdout: {"provider", "removed": "api_key" or "oauth", '
+            '"oauth_kept"}, or {"provider", "error", "failed": true} when nothing was stored'
+        ),
+    )
     _verbose_option(remove_parser)
     remove_parser.set_defaults(handler=_auth_remove)
     sources = sorted(IMPORT_SOURCES)
@@ -1102,18 +1110,35 @@ def _auth_remove(args: argparse.Namespace) -> int:
     store = _credential_store()
     known = oauth_entries() if args.oauth else KEY_IDS
     provider_id = _stored_id(args.provider, known, stored=store.providers(), oauth=args.oauth)
+    answer = {"provider": provider_id}
     if args.oauth:
         if not store.remove(provider_id, "oauth"):
             meant = _stored_id_meant(provider_id, store, oauth=True)
-            return fail(f"no stored OAuth token for {provider_id}{meant}", EXIT_FAILED)
-        print(f"Removed the stored OAuth token for {provider_id}")
-        return EXIT_OK
+            missing = f"no stored OAuth token for {provider_id}{meant}"
+            return refuse(missing, as_json=args.json, status=EXIT_FAILED, fields=answer)
+        said = f"Removed the stored OAuth token for {provider_id}"
+        return _removed(said, {**answer, "removed": "oauth"}, args.json)
     removed = store.remove(provider_id, "api_key")
     kept = " (its stored OAuth token is kept)" if store.get_oauth(provider_id) else ""
     if not removed:
         meant = "" if kept else _stored_id_meant(provider_id, store, oauth=False)
-        return fail(f"no stored API key for {provider_id}{kept}{meant}", EXIT_FAILED)
-    print(f"Removed the stored API key for {provider_id}{kept}")
+        missing = f"no stored API key for {provider_id}{kept}{meant}"
+        return refuse(missing, as_json=args.json, status=EXIT_FAILED, fields=answer)
+    said = f"Removed the stored API key for {provider_id}{kept}"
+    return _removed(said, {**answer, "removed": "api_key", "oauth_kept": bool(kept)}, args.json)
+
+
+def _removed(said: str, answer: Mapping[str, object], as_json: bool) -> int:
+    """Say what ``auth remove`` forgot: ``said`` for a person, or the JSON ``--json`` asks.
+
+    ``auth remove brave --json`` was refused as an unknown option (in JSON, as every
+    refusal under ``--json`` is), so a script managing keys had no document to read for the
+    one action that can find nothing to do.
+    """
+    if as_json:
+        print(json_text(dict(answer)))
+    else:
+        print(said)
     return EXIT_OK
 
 

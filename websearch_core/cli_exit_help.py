@@ -27,7 +27,8 @@ EXIT_HELP: dict[str, str] = {
     "auth set": (
         "exit status: 0 the key is stored, 1 the key is stored but "
         f"{_OUTPUT_FAILED}, 2 invalid input and nothing stored (no provider, an unknown "
-        "id, a provider that takes no key, an empty key). " + _READER_GONE
+        "id, a provider that takes no key, an empty key), 130 interrupted (Ctrl-C at the "
+        "prompt; nothing stored). " + _READER_GONE
     ),
     "auth list": (
         "exit status: 0 listed, also when nothing is stored (stderr says so), 1 "
