@@ -18,9 +18,11 @@ which read the disk no more: their own read, right after, had no limit, and ran 
 for an async call.
 
 A file that cannot be used (missing, not TOML, unreadable) gives no entries here: the
-build's settings say what is wrong with it, from the same read. A path the disk would not
-even look at (a ``PermissionError`` on a directory above it) is handed nothing: the
-settings look again, and raise what the disk says.
+build's settings say what is wrong with it, from the same read; so for a path the disk
+would not even look at (a name too long, a permission above it): the settings looked
+again, unbounded, and a bare ``OSError`` escaped them. A loop's build after the first
+takes the file's bytes read before when its stamp says it is unchanged
+(:func:`~websearch_core.config_read.read_config`): read once per process unless edited.
 """
 
 import functools
@@ -49,7 +51,7 @@ _ENTRIES = ("deadline_seconds", "timeout_seconds")
 _READERS = ("platformdirs", "tomllib")
 """What reading the file imports, in the order the read imports them."""
 Found = tuple[ConfigRead | None, dict[str, object]]
-"""A read (``None``: no file could be chosen or looked at) and its deadline entries."""
+"""A read (``None``: no file could be chosen) and its deadline entries."""
 _answers: dict[Hashable, Found] = {}
 """The last read and its entries, by what was read (:func:`_key`): every caller finds them."""
 _reading: dict[Hashable, str] = {}
@@ -93,21 +95,20 @@ def _chosen(config_file: object) -> Path | None:
 
 
 def _file_read(config_file: object, key: Hashable | None = None) -> ConfigRead | None:
-    """The chosen file as the disk answers; ``None`` when none can be chosen or looked at.
+    """The chosen file as the disk answers; ``None`` when none can be chosen.
 
     Args:
         config_file: As :func:`written_deadlines` takes it.
-        key: The read's key, under which the path being read is kept for the error.
+        key: The read's key, under which the path being read is kept for the error, and
+            whose last read is taken again when the file is unchanged.
     """
     path = _chosen(config_file)
     if path is None:
         return None
-    if key is not None:
-        _reading[key] = str(path)
-    try:
+    if key is None:
         return read_config(path)
-    except OSError:  # the path cannot be looked at: the build's settings raise it
-        return None
+    _reading[key] = str(path)
+    return read_config(path, kept=_answers.get(key, (None, {}))[0])
 
 
 async def read_config_file(config_file: object, seconds: float, within: Deadline) -> Found:
@@ -157,7 +158,9 @@ def _read(key: Hashable, config_file: object) -> None:
     """The read on the import thread; its answer is kept for every caller waiting on it."""
     _reading.pop(key, None)
     read = _file_read(config_file, key)
-    _answers[key] = (read, deadline_entries(read))
+    kept = _answers.get(key)
+    if kept is None or kept[0] is not read:  # an unchanged file's entries are known
+        _answers[key] = (read, deadline_entries(read))
 
 
 def _outlasted(key: Hashable, seconds: float) -> BuildImportsOutlastedError:

@@ -7,10 +7,13 @@ disk no more; settings made outside the hand-over (a ``Settings()`` made directl
 on the same thread) read the disk, as always.
 """
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.integrations._readme_scripts import user_env
 from websearch_core import Settings
 from websearch_core.config_read import handing, read_config
 from websearch_core.errors import ConfigurationError
@@ -85,3 +88,35 @@ def test_a_handed_read_is_refused_as_the_disk_would_be(
         Settings(config_file=config)
     assert said in str(handed.value)
     assert str(handed.value) == str(from_disk.value)
+
+
+def test_a_path_the_disk_will_not_look_at_is_one_read_and_one_error(tmp_path: Path) -> None:
+    """A name too long to look at: the read keeps the disk's error, the settings name it.
+
+    Failed before: :func:`read_config` raised the ``OSError``, the first call's read handed
+    nothing, and the settings looked again and let the ``OSError`` out (a traceback from
+    ``websearch``); handed the read here, they look no more.
+    """
+    config = tmp_path / ("a" * 300) / "config.toml"
+    read = read_config(config)
+    assert (read.state, read.problem) == ("unreachable", "cannot be read: File name too long")
+    with handing(read), pytest.raises(ConfigurationError) as refused:
+        Settings(config_file=config)
+    assert str(refused.value).endswith(f"config file {config} cannot be read: File name too long")
+
+
+def test_the_command_says_a_path_it_cannot_look_at_in_one_line(tmp_path: Path) -> None:
+    """Failed before: ``websearch`` printed ``internal error (a bug ...)`` and a traceback."""
+    config = tmp_path / ("a" * 300) / "config.toml"
+    env = user_env(tmp_path, WEBSEARCH_CONFIG_FILE=str(config))
+    done = subprocess.run(
+        [sys.executable, "-m", "websearch_core", "python"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    said = f"websearch: WEBSEARCH_CONFIG_FILE: config file {config} cannot be read: File name"
+    assert (done.returncode, done.stdout, done.stderr.startswith(said)) == (2, "", True)
+    assert done.stderr.count("\n") == 1, done.stderr
