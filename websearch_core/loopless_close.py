@@ -13,12 +13,16 @@ the connector is then closed, so nothing is left for aiohttp or asyncio to repor
 
 It reads what aiohttp 3.11 to 3.14 and asyncio's selector transports keep privately
 (the connector's pooled and acquired connections, the transport's last step, the plain
-transport under a TLS one). Where one is missing (another aiohttp, another loop such as
-uvloop), that connection is left as before: closed when collected.
+transport under a TLS one). Everything is read before anything is done: where one part is
+missing or of another shape (another aiohttp, a loop such as uvloop whose transports keep
+no such step), nothing is touched and the session is left as before, for aiohttp to report
+unclosed; it was closed anyway (its connections forgotten, their sockets open) or the read
+raised out of the exit check. The caller says which happened (:mod:`.closed_loops`).
 """
 
 import contextlib
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -27,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["close_without_loop"]
 
 
-def close_without_loop(session: "aiohttp.ClientSession") -> int:
+def close_without_loop(session: "aiohttp.ClientSession") -> bool:
     """Close ``session``'s connections and connector now; its loop must be closed.
 
     Args:
@@ -35,16 +39,26 @@ def close_without_loop(session: "aiohttp.ClientSession") -> int:
             connections are the loop's to close: nothing is done).
 
     Returns:
-        How many connections were ended here (their sockets closed).
+        Whether the session is closed: its connections ended here (their sockets closed)
+        and its connector marked closed. ``False`` leaves it as it was: its loop is open,
+        or a part read here is missing or of a shape not known here.
     """
     connector = session.connector
-    if connector is None or connector.closed or not _loop_closed(connector):
-        return 0
-    ended = sum(_end(transport) for transport in list(_transports(connector)))
-    waiter = connector.close()  # on a closed loop: marked closed, with nothing to await
-    for _ in waiter.__await__():  # so it is awaited (aiohttp warns of one that is not)
-        break
-    return ended
+    if connector is None or connector.closed:
+        return True
+    try:
+        if not _loop_closed(connector):
+            return False
+        endings = [_ending(transport) for transport in list(_transports(connector))]
+    except Exception:  # a shape not known here (AttributeError, TypeError, ...): touch nothing
+        return False
+    known = [ending for ending in endings if ending is not None]
+    if len(known) != len(endings):
+        return False
+    for end in known:
+        end()
+    _closed(connector)
+    return True
 
 
 def _loop_closed(connector: Any) -> bool:
@@ -53,7 +67,13 @@ def _loop_closed(connector: Any) -> bool:
 
 
 def _transports(connector: Any) -> Iterator[Any]:
-    """The transports of ``connector``'s pooled and acquired connections."""
+    """The transports of ``connector``'s pooled and acquired connections.
+
+    Raises:
+        TypeError: A pooled connection is not the ``(protocol, time)`` pair read here.
+        ValueError: Likewise.
+        AttributeError: A connection has no ``transport``.
+    """
     for pooled in dict(getattr(connector, "_conns", {})).values():
         for protocol, _ in list(pooled):
             yield protocol.transport
@@ -61,17 +81,39 @@ def _transports(connector: Any) -> Iterator[Any]:
         yield protocol.transport
 
 
-def _end(transport: Any) -> bool:
-    """End ``transport``'s connection as its loop would have; ``False`` if it cannot be."""
+def _ending(transport: Any) -> Callable[[], None] | None:
+    """What ends ``transport``'s connection as its loop would have; ``None``: not known here.
+
+    A transport already gone (``None``, or a plain one whose socket is closed) needs nothing.
+    """
     if transport is None:
-        return False
-    plain = getattr(getattr(transport, "_ssl_protocol", None), "_transport", None) or transport
+        return _nothing
+    ssl_protocol = getattr(transport, "_ssl_protocol", None)
+    plain = getattr(ssl_protocol, "_transport", None) or transport
     last_step = getattr(plain, "_call_connection_lost", None)
-    if last_step is None or plain.get_extra_info("socket") is None:
-        return False
+    if not callable(last_step) or not callable(getattr(plain, "abort", None)):
+        return None  # not asyncio's selector transport (uvloop's, another loop's)
+    if plain.get_extra_info("socket") is None:
+        return _nothing
+    return functools.partial(_end, plain, last_step)
+
+
+def _end(plain: Any, last_step: Callable[[Any], object]) -> None:
+    """End the plain transport ``plain``: its abort, then its ``last_step`` run now."""
     # abort() marks it lost, then fails to schedule the last step on the closed loop.
     with contextlib.suppress(RuntimeError):
         plain.abort()
     with contextlib.suppress(Exception):  # the protocol's part; the socket closes anyway
         last_step(None)
-    return True
+
+
+def _nothing() -> None:
+    """A connection with nothing left to end."""
+
+
+def _closed(connector: Any) -> None:
+    """Mark ``connector`` closed; on a closed loop its close has nothing to await."""
+    waiter = connector.close()
+    with contextlib.suppress(AttributeError, TypeError):  # another aiohttp: not awaitable
+        for _ in waiter.__await__():  # awaited, so aiohttp does not warn of one that is not
+            break
