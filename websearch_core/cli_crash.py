@@ -14,6 +14,11 @@ the command's output) or in another command: every report masks what this proces
 know without a search too (:func:`configured_secrets`): the keys of the settings (the
 config file's, the environment's), their other credentials, and every credential store
 entry, read or not.
+
+The report fails closed: a bug in making it (its mask, its reading of the settings or
+the variables) would otherwise leave the command as Python's traceback of that second
+error, chained to the first, whose message the report was to mask. Such a report is
+:data:`REPORT_FAILED` instead, a fixed text: nothing of either error, so no key.
 """
 
 import os
@@ -23,7 +28,19 @@ from collections.abc import Iterable, Mapping
 from .key_variable_names import KEY_VARIABLES
 from .redaction import Redactor
 
-__all__ = ["SearchCrashed", "configured_secrets", "crash_report", "variable_secrets"]
+__all__ = [
+    "REPORT_FAILED",
+    "SearchCrashed",
+    "configured_secrets",
+    "crash_report",
+    "variable_secrets",
+]
+
+REPORT_FAILED = (
+    "(the report of this bug failed in turn; nothing of it is shown, so that no key is)\n"
+)
+"""What :func:`crash_report` gives when making the report failed: fixed, so it holds
+nothing the bug or the report's own error could have quoted."""
 
 
 class SearchCrashed(Exception):
@@ -95,7 +112,14 @@ def crash_report(error: BaseException, secrets: Iterable[str]) -> str:
         secrets: The client's secrets handed out by then (none outside a search); the
             values of the key variables set in this process (:func:`variable_secrets`)
             and :func:`configured_secrets` are added.
+
+    Returns:
+        The masked traceback, or :data:`REPORT_FAILED` when making it raised: the one
+        place the report's own bug is caught, so no caller prints that bug's traceback.
     """
-    shown = "".join(traceback.format_exception(error))
-    known = [*secrets, *variable_secrets(os.environ), *configured_secrets()]
-    return Redactor(known)(shown)
+    try:
+        shown = "".join(traceback.format_exception(error))
+        known = [*secrets, *variable_secrets(os.environ), *configured_secrets()]
+        return Redactor(known)(shown)
+    except Exception:  # fail closed: the second error may quote what the first did
+        return REPORT_FAILED
