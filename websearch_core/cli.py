@@ -174,12 +174,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The exit status: 0 success, 1 every provider failed (or the output could not be
-        written, ``auth remove`` found nothing, ``fetch`` failed, or a bug ended the
-        search: :mod:`websearch_core.cli_crash`), 2 invalid input, 130 interrupted.
+        written, ``auth remove`` found nothing, ``fetch`` failed, or a bug in any command:
+        :mod:`websearch_core.cli_crash`), 2 invalid input, 130 interrupted.
     """
-    tolerate_unencodable_output()
-    with guarded_stdout(), quiet_stderr():
-        return _command(list(sys.argv[1:] if argv is None else argv))
+    try:
+        tolerate_unencodable_output()
+        with guarded_stdout(), quiet_stderr():
+            return _command(list(sys.argv[1:] if argv is None else argv))
+    except Exception as error:  # a bug setting up the output: masked as any other is
+        return _crashed(error)
 
 
 def _command(args: list[str]) -> int:
@@ -394,7 +397,8 @@ def _search_parser() -> CommandParser:
             "then falls back to the auto chain.\n\n"
             "exit status: 0 success, 1 every provider failed (or the output could not be\n"
             "written, auth remove found nothing stored, fetch could not fetch the page, or\n"
-            "a bug ended the search: its traceback follows, keys masked), 2 invalid input\n"
+            "a bug in any command: one internal error line, then its traceback with keys\n"
+            "masked, or a fixed line if that report failed too), 2 invalid input\n"
             "or configuration (one line naming the option, variable or config file; also\n"
             "when no provider is configured), 130 interrupted (Ctrl-C).\n"
             "Options written before a command are that command's (websearch -v fetch URL\n"

@@ -189,5 +189,5 @@ def test_the_help_s_exit_status_names_every_case_the_readme_gives_1(tmp_path: Pa
     status = _joined(done.stdout).split("exit status: ", 1)[1].split(", 2 ", 1)[0]
     for case in ("every provider failed", "output could not be written", "auth remove found"):
         assert case in status
-    for case in ("fetch could not fetch the page", "a bug ended the search"):
+    for case in ("fetch could not fetch the page", "a bug in any command"):
         assert case in status
