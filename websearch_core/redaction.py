@@ -282,7 +282,8 @@ class Redactor:
         tokens = sorted(value for value in values if _is_token(value))
         self._runs = _RunFinder(tokens) if tokens else None
         short = sorted(value for value in values if _is_short_key(value))
-        self._echoes = _EchoFinder(tokens, short) if tokens or short else None
+        little = sorted(value for value in values if _is_little(value))
+        self._echoes = _EchoFinder(tokens, short, little) if tokens or little else None
         heads = {value[:PREFIX_LENGTH] for value in tokens}
         self._blocks = {block for value in tokens for block in _blocks(value)}
         probes = {probe.casefold() for probe in shapes | heads | self._blocks}
@@ -442,6 +443,24 @@ def _is_short_key(value: str) -> bool:
     return not any(char.isspace() for char in value)
 
 
+def _is_little(value: str) -> bool:
+    """Whether ``value`` is a key shorter than a token, read by its base64 inside others.
+
+    A key of :data:`MIN_SECRET_LENGTH` to :data:`MIN_TOKEN_LENGTH` characters (``Qx7w``,
+    ``Zq81mWx4``) is masked as itself and as its own whole base64; inside a longer base64
+    value (``Basic`` of ``user:key``) it starts at a byte offset of 0, 1 or 2 modulo 3,
+    and the characters its bytes alone decide there (its cores) are masked whole. A
+    token's are read by their heads and runs already.
+
+    Example:
+        >>> _is_little("Qx7w"), _is_little("Qx7"), _is_little("a b c"), _is_little("a" * 16)
+        (True, False, False, False)
+    """
+    if not MIN_SECRET_LENGTH <= len(value) < MIN_TOKEN_LENGTH:
+        return False
+    return not any(char.isspace() for char in value)
+
+
 def _block_starts(token: str) -> range:
     """Where ``token``'s whole :data:`BLOCK_LENGTH` blocks start: every :data:`BLOCK_STRIDE`.
 
@@ -520,16 +539,20 @@ class _EchoFinder:
     :data:`~.echo_runs.RUN_BYTES` bytes from inside it (an echo that starts past the key's
     head: :mod:`.echo_runs`); the hex also where a dump writes it in groups (``73 6b``,
     ``\x73\x6b``, lines: :mod:`.hex_groups`). And the token shown by its ends with
-    :data:`ENDS_SHOWN` or more of its characters (``sk-abc...9xyz``).
+    :data:`ENDS_SHOWN` or more of its characters (``sk-abc...9xyz``). A key shorter than
+    a token by its base64 cores, whole, at each byte alignment (:func:`_is_little`).
 
     Args:
         tokens: The secrets matched by prefix (:func:`_is_token`).
         short: The short keys read by their hex from its head (:func:`_is_short_key`).
+        little: The keys shorter than a token read by their base64 cores whole.
     """
 
-    __slots__ = ("_core_runs", "_cores", "_ends", "_hex", "_hex_runs")
+    __slots__ = ("_core_runs", "_cores", "_ends", "_hex", "_hex_runs", "_little_cores")
 
-    def __init__(self, tokens: Iterable[str], short: Iterable[str] = ()) -> None:
+    def __init__(
+        self, tokens: Iterable[str], short: Iterable[str] = (), little: Iterable[str] = ()
+    ) -> None:
         tokens = list(tokens)
         cores = {core for token in tokens for core in base64_cores(token)}
         hexed = [hex_form(token) for token in tokens]
@@ -538,10 +561,18 @@ class _EchoFinder:
         self._hex = HeadFinder([*hexed, *map(hex_form, short)], HEX_HEAD, ignore_case=True)
         self._hex_runs = RunFinder(hexed, HEX_RUN, ignore_case=True)
         self._ends = [re.compile(ends_pattern(token), re.IGNORECASE) for token in tokens]
+        # Case-sensitive, as base64 is read; a core under the floor's length is left out.
+        small = {core for key in little for core in base64_cores(key)}
+        ordered = sorted((core for core in small if len(core) >= MIN_SECRET_LENGTH), key=len)
+        self._little_cores = (
+            re.compile("|".join(map(re.escape, reversed(ordered)))) if ordered else None
+        )
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where each such form is in ``text``."""
         spans = self._cores.spans(text) + self._core_runs.spans(text) + self._hex_spans(text)
+        if self._little_cores is not None:
+            spans += [found.span() for found in self._little_cores.finditer(text)]
         reading = hex_reading(text)
         if reading is not None:
             spans += [reading.source(*span) for span in self._hex_spans(reading.text)]
