@@ -1,7 +1,9 @@
 r"""A hex dump's columns read across its lines: the bytes' hex, and the bytes as text.
 
-``xxd`` and ``hexdump -C`` write 16 bytes a line: the offset, the bytes' hex, and the
-same bytes as text (``.`` for an unprintable one). A key the dump holds is cut at each
+``xxd``, ``hexdump -C`` and ``od`` write 16 bytes a line: the offset, the bytes' hex
+(``od -t x1``), the same bytes as text (``.`` for an unprintable one; ``od -t x1z``
+between ``>`` and ``<``), or the bytes as characters alone, four columns each
+(``od -c``: ``   s   k   -``, ``  \n``, `` 303``). A key the dump holds is cut at each
 line's end in both columns: a line holding fewer than a run's worth of its bytes
 (:data:`~.echo_runs.RUN_BYTES` in hex, ``redaction.RUN_LENGTH`` as text) shows them in
 clear when each line is read alone, as the last 10 bytes of a 42-byte key on its third
@@ -29,9 +31,27 @@ _HEXDUMP = (
     rf" +\|(?P<hexdump_text>[^\n]{{0,64}})\|\s*?{_LINE_END}"
 )
 """A ``hexdump -C`` line: ``00000010  54 39 62 4c ...  37 48 ...  |T9bL...|``."""
-_LINE = re.compile(f"{_XXD}|{_HEXDUMP}")
-_HINT = re.compile(r"[0-9A-Fa-f]{6,8}(?::| {2}) ?[0-9A-Fa-f]{2}")
-"""What every dump line holds: tried first, so a text with no dump costs one scan."""
+_OD = (
+    rf"{_LINE_START}[0-9A-Fa-f]{{6,8}}(?P<od>(?: [0-9A-Fa-f]{{2}}){{1,16}})"
+    rf"(?: +>(?P<od_text>[^\n]{{0,16}}?)<)?[ \t]*{_LINE_END}"
+)
+"""An ``od -t x1`` line (``-A x`` or the octal offsets): ``0000020 54 39 62 4c ...``, with
+``z`` the text after: ``  >T9bL...<``."""
+_OD_CHARACTERS = (
+    rf"{_LINE_START}[0-9A-Fa-f]{{6,8}}"
+    rf"(?P<odc>(?: {{3}}\S| {{4}}| {{2}}\\[0abfnrtv]| [0-7]{{3}}| {{2}}\*\*){{1,16}}){_LINE_END}"
+)
+"""An ``od -c`` line: each byte four columns, its character right-aligned (a space is
+four spaces), a C escape (``  \n``), three octal digits (`` 303``), or ``**`` where a
+character of several bytes goes on."""
+_LINE = re.compile(f"{_XXD}|{_HEXDUMP}|{_OD}|{_OD_CHARACTERS}")
+_HINT = re.compile(r"[0-9A-Fa-f]{6,8}(?:(?::| {2}) ?[0-9A-Fa-f]{2}| [0-9A-Fa-f]{2} |   \S )")
+"""What every dump line holds (an ``od`` line: its offset, one space and a byte's hex, or
+three and a character): tried first, so a text with no dump costs one scan."""
+_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+"""The bytes ``od -c`` writes as a C escape, by the letter after the backslash."""
+_FIELD = 4
+"""The columns ``od -c`` gives each byte."""
 _DIGITS = re.compile(r"[0-9A-Fa-f]+")
 _BREAK = re.compile(r"\r?\n|\\r\\n|\\n")
 """A line break, real or written ``\\n``, that a mask never takes."""
@@ -42,7 +62,8 @@ _WIDEST_GAP = 3
 gap); the next line's stand past its offset, 8 characters or more away."""
 _FEWEST_LINES = 2
 """A block of one line is read as it is written already (:mod:`.hex_groups`, the plain
-rules); the columns matter only where a key crosses a line's end."""
+rules); the columns matter only where a key crosses a line's end. An ``od -c`` block is
+read from one line: its characters stand four columns apart, which no plain rule reads."""
 
 
 class ColumnReading:
@@ -52,11 +73,12 @@ class ColumnReading:
         text: The column's characters, line after line, nothing between them.
     """
 
-    __slots__ = ("_at", "text")
+    __slots__ = ("_at", "_gap", "text")
 
-    def __init__(self, text: str, at: list[int]) -> None:
+    def __init__(self, text: str, at: list[int], gap: int = _WIDEST_GAP) -> None:
         self.text = text
         self._at = at
+        self._gap = gap
 
     def pieces(self, start: int, end: int) -> list[tuple[int, int]]:
         r"""The spans of the dump that ``self.text[start:end]`` was read from, one a line.
@@ -72,7 +94,7 @@ class ColumnReading:
         pieces: list[tuple[int, int]] = []
         first = last = self._at[start]
         for place in self._at[start + 1 : end]:
-            if place - last > _WIDEST_GAP:  # another line's
+            if place - last > self._gap:  # another line's
                 pieces.append((first, last + 1))
                 first = place
             last = place
@@ -109,23 +131,64 @@ def _follows(text: str, previous_end: int, start: int) -> bool:
 
 
 def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
-    """A block's hex column and text column, each joined; none for a block of one line."""
+    """A block's hex column and text column, each joined; none for a block of one line.
+
+    ``od -c`` lines are read apart from the others (:func:`_characters_reading`), from
+    one line on.
+    """
+    characters = [line for line in block if line["odc"] is not None]
+    block = [line for line in block if line["odc"] is None]
+    readings = [_characters_reading(characters)] if characters else []
     if len(block) < _FEWEST_LINES:
-        return []
+        return readings
     digits: list[str] = []
     digits_at: list[int] = []
     shown: list[str] = []
     shown_at: list[int] = []
     for line in block:
-        kind = "xxd" if line["xxd"] is not None else "hexdump"
+        kind = next(name for name in ("xxd", "hexdump", "od") if line[name] is not None)
         column_start = line.start(kind)
         for group in _DIGITS.finditer(line[kind]):
             digits.append(group.group())
             digits_at.extend(range(column_start + group.start(), column_start + group.end()))
-        text_start = line.start(f"{kind}_text")
-        shown.append(line[f"{kind}_text"])
-        shown_at.extend(range(text_start, line.end(f"{kind}_text")))
-    return [ColumnReading("".join(digits), digits_at), ColumnReading("".join(shown), shown_at)]
+        text = line[f"{kind}_text"]
+        if text is not None:  # od without z writes none
+            text_start = line.start(f"{kind}_text")
+            shown.append(text)
+            shown_at.extend(range(text_start, line.end(f"{kind}_text")))
+    readings.append(ColumnReading("".join(digits), digits_at))
+    if shown:
+        readings.append(ColumnReading("".join(shown), shown_at))
+    return readings
+
+
+def _characters_reading(lines: list[re.Match[str]]) -> ColumnReading:
+    r"""``od -c`` lines' bytes as the characters they are, each at its field's last column.
+
+    A field's escape is read as its byte (``\n``), three octal digits as theirs, ``**``
+    (a character of several bytes goes on) as nothing a key holds.
+
+    Example:
+        >>> reading = dump_readings("0000000   s   k  \\n 303")[0]
+        >>> reading.text, reading.pieces(0, 2)
+        ('sk\n\xc3', [(10, 15)])
+    """
+    shown: list[str] = []
+    shown_at: list[int] = []
+    for line in lines:
+        column_start = line.start("odc")
+        fields = line["odc"]
+        for index in range(0, len(fields), _FIELD):
+            field = fields[index : index + _FIELD]
+            written = field.strip() or " "
+            if len(written) == 3:
+                shown.append(chr(int(written, 8)))
+            elif written.startswith("\\") and len(written) == 2:
+                shown.append(_ESCAPES[written[1]])
+            else:
+                shown.append(written if len(written) == 1 else "\0")
+            shown_at.append(column_start + index + _FIELD - 1)
+    return ColumnReading("".join(shown), shown_at, gap=_FIELD)
 
 
 def line_pieces(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
