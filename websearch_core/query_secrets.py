@@ -11,14 +11,28 @@ one of the short names gateways read a key from (:data:`CREDENTIAL_NAMES`); or b
 shape (:func:`_is_token_shaped`), since a gateway may name its key as it likes (``?x=``).
 A long value of words (``engines=google,duckduckgo,bing``) is a setting, and masking it
 would mangle every text naming those engines.
+
+A name no list knows (:data:`SETTING_NAMES`, the credential names) says something too:
+SearXNG reads only its own parameters, and a provider's base URL only its API's, so a
+parameter nobody named reads is there for something between us and the upstream (a
+gateway), which reads its key from it. A single word of
+``redaction.MIN_SECRET_LENGTH`` (4) to 15 letters or digits under such a name
+(``?t=abcdefgh``, ``?gw=Qx7w``) is taken for that key, letters alone included: nothing in
+the word tells it from a key, and a word a user wrote there masked in an answer costs a
+word, where a key shown costs the key. A number alone or a switch (``true``, ``json``)
+stays a setting's value (:data:`ORDINARY_VALUES`).
 """
 
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from .redaction import MIN_SECRET_LENGTH
+
 __all__ = [
     "CREDENTIAL_NAMES",
     "CREDENTIAL_WORDS",
+    "ORDINARY_VALUES",
+    "SETTING_NAMES",
     "SHORT_KEY_LENGTH",
     "TOKEN_LENGTH",
     "query_secrets",
@@ -48,6 +62,46 @@ is words (``simple``, ``general``), numbers or dates (``2024-06-01``), or names 
 with separators (``gpt-4o-mini``), and a short value of letters alone (``?t=abcdefgh``)
 stays unread: nothing tells it from a setting's word."""
 _SHORT_KEY = re.compile(rf"[A-Za-z0-9]{{{SHORT_KEY_LENGTH},{TOKEN_LENGTH - 1}}}")
+SETTING_NAMES = frozenset(
+    {
+        # SearXNG's search parameters and preferences, as its search API documents them.
+        "q",
+        "categories",
+        "engines",
+        "language",
+        "pageno",
+        "time_range",
+        "format",
+        "results_on_new_tab",
+        "image_proxy",
+        "autocomplete",
+        "safesearch",
+        "theme",
+        "enabled_plugins",
+        "disabled_plugins",
+        "enabled_engines",
+        "disabled_engines",
+        # What a base URL's API reads beside its key (Azure's version and deployment).
+        "api-version",
+        "deployment",
+        "tenant",
+        "model",
+        "region",
+        "locale",
+        "lang",
+        "country",
+        "country_code",
+        "version",
+    }
+)
+"""Names (case aside) whose values are settings read by SearXNG or a provider's API: a
+word under one is that setting's value. ``q`` is a credential name too (a gateway's),
+so it is read as one: the search's own query is never part of a configured URL."""
+ORDINARY_VALUES = frozenset(
+    {"true", "false", "none", "null", "auto", "json", "html", "xml", "rss", "csv", "default"}
+)
+"""Words that are a switch's or a format's value under any name, never a key."""
+_WORD = re.compile(rf"[A-Za-z0-9]{{{MIN_SECRET_LENGTH},{TOKEN_LENGTH - 1}}}")
 
 
 def query_secrets(url: str) -> tuple[str, ...]:
@@ -73,7 +127,10 @@ def query_secrets(url: str) -> tuple[str, ...]:
         name, equals, written = pair.partition("=")
         if not equals or not written:
             continue
-        if not (_names_credential(name) or _is_token_shaped(unquote(written))):
+        value = unquote(written)
+        if not (
+            _names_credential(name) or _is_token_shaped(value) or _is_unread_word(name, value)
+        ):
             continue
         decoded = parse_qsl(pair, keep_blank_values=True)
         found.extend([value for _, value in decoded])
@@ -110,3 +167,19 @@ def _is_token_shaped(value: str) -> bool:
     return any(
         any(char.isdigit() for char in run) and any(char.isalpha() for char in run) for run in runs
     )
+
+
+def _is_unread_word(name: str, value: str) -> bool:
+    """Whether ``value`` is one word under a name neither SearXNG nor an API reads: a key.
+
+    Example:
+        >>> _is_unread_word("t", "abcdefgh"), _is_unread_word("gw", "Qx7w")
+        (True, True)
+        >>> _is_unread_word("theme", "simple"), _is_unread_word("debug", "true")
+        (False, False)
+        >>> _is_unread_word("page", "20240601"), _is_unread_word("t", "abc")
+        (False, False)
+    """
+    if unquote(name).lower() in SETTING_NAMES or _WORD.fullmatch(value) is None:
+        return False
+    return not value.isdigit() and value.lower() not in ORDINARY_VALUES
