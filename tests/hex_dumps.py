@@ -45,7 +45,16 @@ def hexdump_c(data: bytes) -> list[str]:
     return lines
 
 
-_OD_ESCAPES: Final = {0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+_OD_ESCAPES: Final = {
+    0: "\\0",
+    7: "\\a",
+    8: "\\b",
+    9: "\\t",
+    10: "\\n",
+    11: "\\v",
+    12: "\\f",
+    13: "\\r",
+}
 """The bytes ``od -c`` writes as a C escape."""
 
 

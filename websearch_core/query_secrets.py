@@ -128,9 +128,7 @@ def query_secrets(url: str) -> tuple[str, ...]:
         if not equals or not written:
             continue
         value = unquote(written)
-        if not (
-            _names_credential(name) or _is_token_shaped(value) or _is_unread_word(name, value)
-        ):
+        if not (_names_credential(name) or _is_token_shaped(value) or _is_unread_word(name, value)):
             continue
         decoded = parse_qsl(pair, keep_blank_values=True)
         found.extend([value for _, value in decoded])
