@@ -19,6 +19,8 @@ ELLIPSIS = "…"
 _UTF16_ENCODE = codecs.getencoder("utf-16-le")
 """The codec's encoder itself: ``str.encode("utf-16-le")`` looks the codec up by name on
 every call, which costs more than encoding a snippet."""
+_HIGH_SURROGATES = ("\ud800", "\udbff")
+"""The first and last high (leading) surrogate: one ending a cut is half a character."""
 
 
 def utf16_len(text: str) -> int:
@@ -77,11 +79,18 @@ def whole_words(text: str, head: str) -> str:
 
 
 def _truncate_units(text: str, limit: int) -> str:
-    """:func:`truncate_text` by encoding to UTF-16, for any text (the general path)."""
-    units = _UTF16_ENCODE(text)[0]
+    """:func:`truncate_text` by encoding to UTF-16, for any text (the general path).
+
+    A lone surrogate (a JSON ``\\ud800`` escape decodes to one) is one unit, as
+    :func:`utf16_len` and JavaScript count it, and is kept where it stands: providers cut
+    upstream text before cleaning drops it, and a strict encode raised there, so one such
+    escape in a long Exa snippet or Brave title lost the whole answer to a codec error.
+    """
+    units = _UTF16_ENCODE(text, "surrogatepass")[0]
     if len(units) // 2 <= limit:
         return text
-    units = units[: (limit - 1) * 2]
+    head = units[: (limit - 1) * 2].decode("utf-16-le", "surrogatepass")
     # A cut through a surrogate pair leaves half a character; drop it rather than garble.
-    head = units.decode("utf-16-le", errors="ignore")
+    if head and _HIGH_SURROGATES[0] <= head[-1] <= _HIGH_SURROGATES[1]:
+        head = head[:-1]
     return head + ELLIPSIS
