@@ -79,9 +79,9 @@ def whole_words(text: str, head: str) -> str:
 
 
 def _truncate_units(text: str, limit: int) -> str:
-    """:func:`truncate_text` by encoding to UTF-16, for any text (the general path).
+    r""":func:`truncate_text` by encoding to UTF-16, for any text (the general path).
 
-    A lone surrogate (a JSON ``\\ud800`` escape decodes to one) is one unit, as
+    A lone surrogate (a JSON ``\ud800`` escape decodes to one) is one unit, as
     :func:`utf16_len` and JavaScript count it, and is kept where it stands: providers cut
     upstream text before cleaning drops it, and a strict encode raised there, so one such
     escape in a long Exa snippet or Brave title lost the whole answer to a codec error.
