@@ -5,7 +5,10 @@ The spec cuts Exa's snippet to 500 characters (reference 8.7) and every snippet 
 reads to 240 (§Outputs), counting UTF-16 code units as JavaScript does, where a lone
 surrogate is one unit like any other. Exa's snippet and Brave's title are cut as they are
 read, before cleaning drops such a character, and the cut encoded strictly: one escape in
-a long field refused the whole answer as ``'utf-16-le' codec can't encode character``.
+a long field refused the whole answer as ``'utf-16-le' codec can't encode character``, and
+past the length an error's text is cut to (about 8,000 units) the search raised that
+``UnicodeEncodeError`` out of ``WebSearch.run``: cutting the failure's own text (which
+quotes the field) raised again, where §Outputs says a failure is returned, never thrown.
 
 Each search serves a real capture (read from the shared fixtures) with one field made
 long around such an escape, through the loopback simulator, and reads what the model
@@ -43,7 +46,7 @@ async def _search(provider_id: str, body: dict[str, Any]) -> Any:
     async with Simulator([provider_id]) as sim:
         sim[provider_id].enqueue(Fault.http(200, json.dumps(body), JSON))
         async with sim_client(sim) as ws:
-            return await ws.run("latest llm research", provider=provider_id)
+            return await ws.run("latest llm research", provider=provider_id, use_cache=False)
 
 
 @pytest.mark.parametrize("field", ["summary", "text"])
@@ -62,6 +65,32 @@ async def test_exa_reads_a_long_field_holding_a_lone_surrogate(field: str) -> No
     assert source.snippet is not None and source.snippet.endswith(ELLIPSIS)
     assert source.snippet.startswith(first[field].split(LONE)[0][:40])
     assert not _has_lone_surrogate(result.text)
+
+
+async def test_a_field_longer_than_an_error_text_is_read_not_raised() -> None:
+    body = json.loads(read_capture("exa/search_doc_example_latest_llm_research.json"))
+    first = body["results"][0]
+    first["summary"] = _long_around_a_lone_surrogate(first["summary"], 20_000)
+
+    result = await _search("exa", body)
+
+    assert result.error is None, result.error
+    assert result.response.sources[0].url == first["url"]
+    assert result.response.answer is not None
+    assert not _has_lone_surrogate(result.text)
+
+
+async def test_searxng_engine_reason_holding_a_lone_surrogate_keeps_the_results() -> None:
+    """A long reason an engine did not answer is logged cut; cutting it raised before."""
+    body = json.loads(read_capture("searxng/search_format_json_espresso_2026.json"))
+    engine, reason = body["unresponsive_engines"][0]
+    body["unresponsive_engines"][0] = [engine, _long_around_a_lone_surrogate(reason, 20_000)]
+
+    result = await _search("searxng", body)
+
+    assert result.error is None, result.error
+    kept = [source.url for source in result.response.sources]
+    assert kept and kept[0] == body["results"][0]["url"]
 
 
 async def test_brave_reads_a_long_title_holding_a_lone_surrogate() -> None:
