@@ -26,6 +26,7 @@ from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 
 
 from .content.models import PageContent
 from .domain_names import domain_name
+from .js_trim import is_blank
 from .language_tags import canonical_tag, is_language_tag, names_no_language
 from .meant_names import named_extras
 from .param_names import param_meant
@@ -513,13 +514,17 @@ class SearchResponse(_Frozen):
     applied; empty when the search had none."""
 
     def has_renderable_content(self) -> bool:
-        """Whether a model would see anything: the spec's renderability test."""
+        """Whether a model would see anything: the spec's renderability test.
+
+        Blank is judged as the spec's JavaScript ``trim()`` judges it (:func:`~websearch_core.
+        js_trim.is_blank`): ``str.strip`` keeps U+FEFF, so a lone BOM passed for an answer.
+        """
         return bool(
-            (self.answer and self.answer.strip())
+            (self.answer and not is_blank(self.answer))
             or self.sources
             or self.citations
-            or any(q.strip() for q in self.related_questions)
-            or any(q.strip() for q in self.search_queries)
+            or any(not is_blank(q) for q in self.related_questions)
+            or any(not is_blank(q) for q in self.search_queries)
         )
 
 
