@@ -2,14 +2,17 @@
 
 ``websearch --help`` gave every command's statuses in one line; ``auth``, ``auth set``,
 ``providers`` and ``fetch`` gave none of their own. Each case below names a phrase of the
-help's ``exit status:`` clause for one status, and runs that case in a fresh interpreter
-(its own home, credential store and memory state; pages from a loopback server): the
-phrase must stand in the clause of the status the process then exits with. Each command
-also runs with its stdout's reader gone (``| head -1``), which its help says is no failure.
+help's ``exit status:`` clause for one status, and runs that case as its own process (its
+own home, credential store and memory state; pages from a loopback server): the phrase must
+stand in the clause of the status the process then exits with. Each command also runs with
+its stdout's reader gone (``| head -1``), which its help says is no failure.
+
+The cases run as ``python -m websearch_core`` would, through :mod:`tests.cli_runs`: one
+interpreter imports the command once and forks a child per case (59 interpreter starts took
+about 150 s of a 2-core CI). Each case is still its own test id and assertion.
 """
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -24,7 +27,7 @@ from aiohttp import web
 
 from tests.content._pages import load_pages
 from tests.content._server import PageServer, server_in_thread
-from tests.integrations._readme_scripts import user_env
+from tests.integrations._readme_scripts import ROOT, user_env
 from websearch_core.cli import main
 
 _KEY = "BSA-exit-status-key"
@@ -35,7 +38,12 @@ _SIGN_IN = {"access_token": "ya29.exit", "refresh_token": "1//exit", "expiry_dat
 
 @dataclass(frozen=True)
 class Case:
-    """One run of a command: the status its help names, and the phrase naming the case."""
+    """One run of a command: the status its help names, and the phrase naming the case.
+
+    ``args`` may hold ``{good}``, ``{bad}``, ``{tokenless}`` (sign-in files) and
+    ``{article}``, ``{empty}``, ``{missing}`` (loopback pages), filled in when the run is made:
+    the cases are test ids before any file or server exists.
+    """
 
     command: str
     status: int
@@ -45,6 +53,10 @@ class Case:
     stdout: str = "pipe"  # "pipe", "full" (/dev/full) or "gone" (the reader closed it)
     stored: bool = False  # Brave's key stored first
     env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.command}-{self.status}-{self.stdout}-{self.phrase}"
 
 
 def _help_statuses(command: str, capsys: pytest.CaptureFixture[str]) -> dict[int, str]:
@@ -56,36 +68,99 @@ def _help_statuses(command: str, capsys: pytest.CaptureFixture[str]) -> dict[int
     return {int(number): clause for number, clause in zip(parts[::2], parts[1::2], strict=True)}
 
 
-def _run(case: Case, tmp_path: Path) -> int:
-    """Run ``case`` in a fresh interpreter; its exit status."""
-    env = user_env(tmp_path, **case.env)
-    if case.stored:
-        _websearch(["auth", "set", "brave"], env, _KEY, subprocess.DEVNULL)
-    if case.stdout == "full":
-        with _DEV_FULL.open("w") as full:
-            return _websearch(case.args, env, case.stdin, full)
-    if case.stdout == "gone":
-        read_end, write_end = os.pipe()
-        os.close(read_end)
-        try:
-            return _websearch(case.args, env, case.stdin, write_end)
-        finally:
-            os.close(write_end)
-    return _websearch(case.args, env, case.stdin, subprocess.PIPE)
+_GOOD = ["auth", "import", "gemini-cli", "{good}"]
+_PRIVATE = ["fetch", "--allow-private"]
+
+AUTH_CASES = [
+    Case("auth", 0, "done", ["auth", "list"]),
+    Case("auth", 1, "auth remove found nothing stored", ["auth", "remove", "brave"]),
+    Case("auth", 1, "could not be written", ["auth", "list"], stdout="full", stored=True),
+    Case("auth", 2, "no action", ["auth"]),
+    Case("auth", 2, "an unknown one", ["auth", "forget", "brave"]),
+    Case("auth", 2, "an unknown provider id", ["auth", "remove", "nosuch"]),
+    Case("auth", 2, "a file that cannot be imported", [*_GOOD[:3], "{bad}"]),
+    Case("auth set", 0, "the key is stored", ["auth", "set", "brave"], stdin=_KEY),
+    Case(
+        "auth set",
+        1,
+        "stored but its output could not be written",
+        ["auth", "set", "brave"],
+        stdin=_KEY,
+        stdout="full",
+    ),
+    Case("auth set", 2, "no provider", ["auth", "set"], stdin=_KEY),
+    Case("auth set", 2, "an unknown id", ["auth", "set", "nosuch"], stdin=_KEY),
+    Case("auth set", 2, "a provider that takes no key", ["auth", "set", "duckduckgo"], _KEY),
+    Case("auth set", 2, "an empty key", ["auth", "set", "brave"], stdin=""),
+    Case("auth list", 0, "listed", ["auth", "list"], stored=True),
+    Case("auth list", 0, "also when nothing is stored", ["auth", "list"]),
+    Case("auth list", 1, "could not be written", ["auth", "list"], stdout="full", stored=True),
+    Case("auth remove", 0, "removed", ["auth", "remove", "brave"], stored=True),
+    Case("auth remove", 1, "nothing was stored under the id", ["auth", "remove", "brave"]),
+    Case(
+        "auth remove",
+        1,
+        "could not be written",
+        ["auth", "remove", "brave"],
+        stdout="full",
+        stored=True,
+    ),
+    Case("auth remove", 2, "an unknown provider id", ["auth", "remove", "nosuch"]),
+    Case("auth remove", 2, "no id", ["auth", "remove"]),
+    Case("auth import", 0, "the sign-in is stored", _GOOD),
+    Case("auth import", 1, "stored but its output could not be written", _GOOD, stdout="full"),
+    Case("auth import", 2, "an unknown source", ["auth", "import", "nosuch"]),
+    Case("auth import", 2, "the file missing", ["auth", "import", "gemini-cli"]),
+    Case("auth import", 2, "not JSON", [*_GOOD[:3], "{bad}"]),
+    Case("auth import", 2, "without its token", [*_GOOD[:3], "{tokenless}"]),
+]
+
+OTHER_CASES = [
+    Case("providers", 0, "listed", ["providers"]),
+    Case("providers", 0, "or reset", ["providers", "reset", "brave"]),
+    Case("providers", 1, "could not be written", ["providers"], stdout="full"),
+    Case("providers", 2, "reset without an id or --all", ["providers", "reset"]),
+    Case("providers", 2, "an unknown provider id", ["providers", "reset", "nosuch"]),
+    Case("providers", 2, "an argument too many", ["providers", "reset", "brave", "more"]),
+    Case(
+        "providers",
+        2,
+        "WEBSEARCH_STATE_BACKEND",
+        ["providers"],
+        env={"WEBSEARCH_STATE_BACKEND": "nowhere"},
+    ),
+    Case("fetch", 0, "the content is printed", [*_PRIVATE, "{article}"]),
+    Case("fetch", 0, "without readable text", [*_PRIVATE, "{empty}"]),
+    Case("fetch", 1, "an HTTP error", [*_PRIVATE, "{missing}"]),
+    Case("fetch", 1, "no connection", [*_PRIVATE, "http://127.0.0.1:9/"]),
+    Case(
+        "fetch", 1, "a loopback or private address without --allow-private", ["fetch", "{article}"]
+    ),
+    Case("fetch", 1, "could not be written", [*_PRIVATE, "{article}"], stdout="full"),
+    Case("fetch", 2, "a URL without http(s)://", ["fetch", "example.com"]),
+    Case("fetch", 2, "a bad --timeout", ["fetch", "--timeout", "0", "{article}"]),
+    Case("fetch", 2, "--markdown with --json", ["fetch", "--markdown", "--json", "{article}"]),
+]
+
+READER_GONE_CASES = [
+    Case("auth", 0, "done", ["auth", "list"], stdout="gone", stored=True),
+    Case("auth set", 0, "stored", ["auth", "set", "brave"], stdin=_KEY, stdout="gone"),
+    Case("auth list", 0, "listed", ["auth", "list"], stdout="gone", stored=True),
+    Case("auth remove", 0, "removed", ["auth", "remove", "brave"], stdout="gone", stored=True),
+    Case("auth import", 0, "stored", _GOOD, stdout="gone"),
+    Case("providers", 0, "listed", ["providers"], stdout="gone"),
+    Case("fetch", 0, "printed", [*_PRIVATE, "{article}"], stdout="gone"),
+]
+"""Each command's success with nobody reading its stdout."""
 
 
-def _websearch(args: list[str], env: dict[str, str], stdin: str, stdout: object) -> int:
-    done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", *args],
-        env=env,
-        input=stdin,
-        stdout=stdout,  # type: ignore[arg-type]
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=120,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode
+@dataclass(frozen=True)
+class Outcome:
+    """How one case's process ended: its exit status and what it wrote to stderr."""
+
+    status: int
+    stderr: str
+    before: str = ""  # the stderr of the run storing Brave's key first, if any
 
 
 @pytest.fixture(scope="module")
@@ -95,152 +170,107 @@ def pages() -> Iterator[PageServer]:
     yield from server_in_thread({"/article": article.html, "/empty": "<html></html>"})
 
 
-def _files(tmp_path: Path) -> dict[str, str]:
+def _files(directory: Path) -> dict[str, str]:
     """Sign-in files to import: a good one, one not JSON, one without its token."""
-    good, bad, tokenless = tmp_path / "good.json", tmp_path / "bad.json", tmp_path / "nt.json"
+    good, bad, tokenless = directory / "good.json", directory / "bad.json", directory / "nt.json"
     good.write_text(json.dumps(_SIGN_IN))
     bad.write_text("not json")
     tokenless.write_text(json.dumps({"refresh_token": "1//exit"}))
     return {"good": str(good), "bad": str(bad), "tokenless": str(tokenless)}
 
 
-def _auth_cases(files: dict[str, str]) -> list[Case]:
-    good = ["auth", "import", "gemini-cli", files["good"]]
-    return [
-        Case("auth", 0, "done", ["auth", "list"]),
-        Case("auth", 1, "auth remove found nothing stored", ["auth", "remove", "brave"]),
-        Case("auth", 1, "could not be written", ["auth", "list"], stdout="full", stored=True),
-        Case("auth", 2, "no action", ["auth"]),
-        Case("auth", 2, "an unknown one", ["auth", "forget", "brave"]),
-        Case("auth", 2, "an unknown provider id", ["auth", "remove", "nosuch"]),
-        Case("auth", 2, "a file that cannot be imported", [*good[:3], files["bad"]]),
-        Case("auth set", 0, "the key is stored", ["auth", "set", "brave"], stdin=_KEY),
-        Case(
-            "auth set",
-            1,
-            "stored but its output could not be written",
-            ["auth", "set", "brave"],
-            stdin=_KEY,
-            stdout="full",
-        ),
-        Case("auth set", 2, "no provider", ["auth", "set"], stdin=_KEY),
-        Case("auth set", 2, "an unknown id", ["auth", "set", "nosuch"], stdin=_KEY),
-        Case("auth set", 2, "a provider that takes no key", ["auth", "set", "duckduckgo"], _KEY),
-        Case("auth set", 2, "an empty key", ["auth", "set", "brave"], stdin=""),
-        Case("auth list", 0, "listed", ["auth", "list"], stored=True),
-        Case("auth list", 0, "also when nothing is stored", ["auth", "list"]),
-        Case("auth list", 1, "could not be written", ["auth", "list"], stdout="full", stored=True),
-        Case("auth remove", 0, "removed", ["auth", "remove", "brave"], stored=True),
-        Case("auth remove", 1, "nothing was stored under the id", ["auth", "remove", "brave"]),
-        Case(
-            "auth remove",
-            1,
-            "could not be written",
-            ["auth", "remove", "brave"],
-            stdout="full",
-            stored=True,
-        ),
-        Case("auth remove", 2, "an unknown provider id", ["auth", "remove", "nosuch"]),
-        Case("auth remove", 2, "no id", ["auth", "remove"]),
-        Case("auth import", 0, "the sign-in is stored", good),
-        Case("auth import", 1, "stored but its output could not be written", good, stdout="full"),
-        Case("auth import", 2, "an unknown source", ["auth", "import", "nosuch"]),
-        Case("auth import", 2, "the file missing", ["auth", "import", "gemini-cli"]),
-        Case("auth import", 2, "not JSON", [*good[:3], files["bad"]]),
-        Case("auth import", 2, "without its token", [*good[:3], files["tokenless"]]),
-    ]
+def _runs(case: Case, home: Path, places: dict[str, str]) -> list[dict[str, object]]:
+    """The runs ``case`` takes, in order: storing Brave's key first if it says so."""
+    env = user_env(home, **case.env)
+    run = {
+        "id": case.id,
+        "args": [arg.format(**places) for arg in case.args],
+        "env": env,
+        "stdin": case.stdin,
+        "stdout": case.stdout,
+    }
+    if not case.stored:
+        return [run]
+    store = {**run, "id": f"{case.id} (stored first)", "args": ["auth", "set", "brave"]}
+    return [{**store, "stdin": _KEY, "stdout": "null"}, run]
 
 
-def _other_cases(pages: PageServer) -> list[Case]:
-    article, private = pages.url("/article"), ["fetch", "--allow-private"]
-    return [
-        Case("providers", 0, "listed", ["providers"]),
-        Case("providers", 0, "or reset", ["providers", "reset", "brave"]),
-        Case("providers", 1, "could not be written", ["providers"], stdout="full"),
-        Case("providers", 2, "reset without an id or --all", ["providers", "reset"]),
-        Case("providers", 2, "an unknown provider id", ["providers", "reset", "nosuch"]),
-        Case("providers", 2, "an argument too many", ["providers", "reset", "brave", "more"]),
-        Case(
-            "providers",
-            2,
-            "WEBSEARCH_STATE_BACKEND",
-            ["providers"],
-            env={"WEBSEARCH_STATE_BACKEND": "nowhere"},
-        ),
-        Case("fetch", 0, "the content is printed", [*private, article]),
-        Case("fetch", 0, "without readable text", [*private, pages.url("/empty")]),
-        Case("fetch", 1, "an HTTP error", [*private, pages.url("/missing")]),
-        Case("fetch", 1, "no connection", [*private, "http://127.0.0.1:9/"]),
-        Case(
-            "fetch", 1, "a loopback or private address without --allow-private", ["fetch", article]
-        ),
-        Case("fetch", 1, "could not be written", [*private, article], stdout="full"),
-        Case("fetch", 2, "a URL without http(s)://", ["fetch", "example.com"]),
-        Case("fetch", 2, "a bad --timeout", ["fetch", "--timeout", "0", article]),
-        Case("fetch", 2, "--markdown with --json", ["fetch", "--markdown", "--json", article]),
-    ]
+@pytest.fixture(scope="module")
+def outcomes(pages: PageServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    """Every case's outcome, all run by one interpreter of :mod:`tests.cli_runs`."""
+    root = tmp_path_factory.mktemp("exit-statuses")
+    places = {
+        **_files(root),
+        "article": pages.url("/article"),
+        "empty": pages.url("/empty"),
+        "missing": pages.url("/missing"),
+    }
+    cases = [*AUTH_CASES, *OTHER_CASES, *READER_GONE_CASES]
+    cases = [case for case in cases if case.stdout != "full" or _DEV_FULL.exists()]
+    runs = [run for n, case in enumerate(cases) for run in _runs(case, root / str(n), places)]
+    assert len({run["id"] for run in runs}) == len(runs), "two cases with one id"
+    listed = root / "runs.json"
+    listed.write_text(json.dumps(runs), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.cli_runs", str(listed), str(root)],
+        env=user_env(root),
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    return {
+        case.id: Outcome(
+            said[case.id]["status"],
+            said[case.id]["stderr"],
+            said.get(f"{case.id} (stored first)", {}).get("stderr", ""),
+        )
+        for case in cases
+    }
 
 
-def _reader_gone_cases(files: dict[str, str], pages: PageServer) -> list[Case]:
-    """Each command's success with nobody reading its stdout."""
-    return [
-        Case("auth", 0, "done", ["auth", "list"], stdout="gone", stored=True),
-        Case("auth set", 0, "stored", ["auth", "set", "brave"], stdin=_KEY, stdout="gone"),
-        Case("auth list", 0, "listed", ["auth", "list"], stdout="gone", stored=True),
-        Case("auth remove", 0, "removed", ["auth", "remove", "brave"], stdout="gone", stored=True),
-        Case(
-            "auth import",
-            0,
-            "stored",
-            ["auth", "import", "gemini-cli", files["good"]],
-            stdout="gone",
-        ),
-        Case("providers", 0, "listed", ["providers"], stdout="gone"),
-        Case(
-            "fetch",
-            0,
-            "printed",
-            ["fetch", "--allow-private", pages.url("/article")],
-            stdout="gone",
-        ),
-    ]
-
-
-def _check(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _check(case: Case, outcomes: dict[str, Outcome], capsys: pytest.CaptureFixture[str]) -> None:
     if case.stdout == "full" and not _DEV_FULL.exists():
-        return  # no such device here (not Linux): the other cases still run
+        pytest.skip("no /dev/full here (not Linux): the other cases still run")
     clauses = _help_statuses(case.command, capsys)
     assert case.phrase in clauses.get(case.status, ""), (case.command, clauses)
-    assert (case.args, _run(case, tmp_path)) == (case.args, case.status)
+    _ended_with(case, outcomes[case.id], case.status)
 
 
+def _ended_with(case: Case, outcome: Outcome, status: int) -> None:
+    assert "Traceback" not in outcome.before, outcome.before
+    assert "Traceback" not in outcome.stderr, outcome.stderr
+    assert (case.args, outcome.status) == (case.args, status), outcome.stderr
+
+
+@pytest.mark.parametrize("case", AUTH_CASES, ids=lambda case: case.id)
 def test_auth_commands_exit_as_their_help_says(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    case: Case, outcomes: dict[str, Outcome], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Failed before: no subcommand's help had an ``exit status:`` clause."""
-    files = _files(tmp_path)
-    for number, case in enumerate(_auth_cases(files)):
-        _check(case, tmp_path / str(number), capsys)
+    _check(case, outcomes, capsys)
 
 
+@pytest.mark.parametrize("case", OTHER_CASES, ids=lambda case: case.id)
 def test_providers_and_fetch_exit_as_their_help_says(
-    pages: PageServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    case: Case, outcomes: dict[str, Outcome], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Failed before: neither ``providers --help`` nor ``fetch --help`` named a status."""
-    for number, case in enumerate(_other_cases(pages)):
-        _check(case, tmp_path / str(number), capsys)
+    _check(case, outcomes, capsys)
 
 
+@pytest.mark.parametrize("case", READER_GONE_CASES, ids=lambda case: case.id)
 def test_a_reader_gone_is_no_failure_as_each_help_says(
-    pages: PageServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    case: Case, outcomes: dict[str, Outcome], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Failed before: no subcommand's help said so (the statuses were already 0)."""
-    files = _files(tmp_path)
-    for number, case in enumerate(_reader_gone_cases(files, pages)):
-        assert main([*case.command.split(), "--help"]) == 0
-        said = " ".join(capsys.readouterr().out.split())
-        assert "A reader that stops reading (| head -1) is no failure" in said
-        assert (case.args, _run(case, tmp_path / str(number))) == (case.args, 0)
+    assert main([*case.command.split(), "--help"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "A reader that stops reading (| head -1) is no failure" in said
+    _ended_with(case, outcomes[case.id], 0)
 
 
 def _hanging(reached: threading.Event) -> Callable[[web.Request], object]:
