@@ -11,8 +11,9 @@ so no cache or state carries from one run to the next.
 Usage: ``python -m tests.cli_runs RUNS.json OUT_DIR``. ``RUNS.json`` is a list of runs in
 the order to make them, each ``{"id", "args", "env", "stdin", "stdout"}`` where ``stdout``
 is ``"pipe"`` (read by this script), ``"null"``, ``"full"`` (``/dev/full``) or ``"gone"``
-(a pipe whose reader is closed). One JSON object goes to stdout: each id's ``status`` and
-``stderr``.
+(a pipe whose reader is closed). One JSON object goes to stdout: each id's ``status``,
+``stdout`` (what a ``"pipe"`` run printed) and ``stderr``. :func:`run_all` is the tests'
+side: it starts this script and reads that object.
 """
 
 import json
@@ -59,8 +60,20 @@ def _child(run: dict[str, Any], stdin: int, stdout: int, stderr: int) -> None:
     sys.exit(0)  # not reached: the module exits with the command's status
 
 
-def _forked(run: dict[str, Any], stderr_path: Path) -> int:
-    """Run ``run`` in a forked child; its exit status as a fresh interpreter would give it."""
+def _drained(drain: int | None) -> str:
+    """Everything a run printed to its ``"pipe"`` stdout, read until the run closed it."""
+    if drain is None:
+        return ""
+    chunks = []
+    while chunk := os.read(drain, 65536):
+        chunks.append(chunk)
+    os.close(drain)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def _forked(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
+    """Run ``run`` in a forked child; its exit status as a fresh interpreter would give it,
+    and its stdout."""
     stdout, drain = _target(run["stdout"])
     stdin = _stdin(run["stdin"])
     stderr = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
@@ -71,14 +84,11 @@ def _forked(run: dict[str, Any], stderr_path: Path) -> int:
         _child(run, stdin, stdout, stderr)
     for descriptor in (stdin, stdout, stderr):
         os.close(descriptor)
-    if drain is not None:
-        while os.read(drain, 65536):
-            pass
-        os.close(drain)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    printed = _drained(drain)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), printed
 
 
-def _spawned(run: dict[str, Any], stderr_path: Path) -> int:
+def _spawned(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
     """Where there is no fork: the same run in a fresh interpreter."""
     stdout, drain = _target(run["stdout"])
     with stderr_path.open("w") as stderr:
@@ -90,12 +100,12 @@ def _spawned(run: dict[str, Any], stderr_path: Path) -> int:
             stderr=stderr,
         )
         os.close(stdout)
-        process.communicate(run["stdin"].encode())
-    if drain is not None:
-        while os.read(drain, 65536):
-            pass
-        os.close(drain)
-    return process.returncode
+        assert process.stdin is not None
+        process.stdin.write(run["stdin"].encode())
+        process.stdin.close()
+        printed = _drained(drain)
+        process.wait()
+    return process.returncode, printed
 
 
 def main() -> None:
@@ -106,9 +116,42 @@ def main() -> None:
     said: dict[str, dict[str, object]] = {}
     for number, run in enumerate(runs):
         stderr_path = out_dir / f"{number}.stderr"
-        status = make(run, stderr_path)
-        said[run["id"]] = {"status": status, "stderr": stderr_path.read_text(errors="replace")}
+        status, printed = make(run, stderr_path)
+        stderr = stderr_path.read_text(errors="replace")
+        said[run["id"]] = {"status": status, "stdout": printed, "stderr": stderr}
     print(json.dumps(said))
+
+
+def run_all(
+    runs: list[dict[str, Any]], directory: Path, env: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """Make ``runs`` in order in one interpreter of this script; each id's outcome.
+
+    Args:
+        runs: The runs, as the module's docstring says; each id once.
+        directory: Where the list of runs and each run's stderr are written.
+        env: This script's own environment (a user's, as each run's is): it imports the
+            command under it.
+
+    Returns:
+        Each run's ``status``, ``stdout`` and ``stderr``, by its id.
+    """
+    assert len({run["id"] for run in runs}) == len(runs), "two runs with one id"
+    listed = directory / "runs.json"
+    listed.write_text(json.dumps(runs), encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.cli_runs", str(listed), str(directory)],
+        env={**env, "PYTHONPATH": str(root)},
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    outcomes: dict[str, dict[str, Any]] = json.loads(done.stdout)
+    return outcomes
 
 
 if __name__ == "__main__":

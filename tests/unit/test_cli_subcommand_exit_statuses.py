@@ -25,9 +25,10 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from tests.cli_runs import run_all
 from tests.content._pages import load_pages
 from tests.content._server import PageServer, server_in_thread
-from tests.integrations._readme_scripts import ROOT, user_env
+from tests.integrations._readme_scripts import user_env
 from websearch_core.cli import main
 
 _KEY = "BSA-exit-status-key"
@@ -208,20 +209,7 @@ def outcomes(pages: PageServer, tmp_path_factory: pytest.TempPathFactory) -> dic
     cases = [*AUTH_CASES, *OTHER_CASES, *READER_GONE_CASES]
     cases = [case for case in cases if case.stdout != "full" or _DEV_FULL.exists()]
     runs = [run for n, case in enumerate(cases) for run in _runs(case, root / str(n), places)]
-    assert len({run["id"] for run in runs}) == len(runs), "two cases with one id"
-    listed = root / "runs.json"
-    listed.write_text(json.dumps(runs), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.cli_runs", str(listed), str(root)],
-        env=user_env(root),
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert done.returncode == 0, done.stderr
-    said = json.loads(done.stdout)
+    said = run_all(runs, root, user_env(root))
     return {
         case.id: Outcome(
             said[case.id]["status"],
