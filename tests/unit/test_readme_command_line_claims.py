@@ -1,9 +1,11 @@
 """The Quick start's and the Command line section's outputs, run as a user runs them.
 
-Each command runs in a fresh interpreter (``python -m websearch_core``, which the README
-says runs the same command), with a home, config directory and credential store of its
-own, and nothing to reach but loopback. What the README quotes of its output is read from
-the README itself and must be in what the command printed, with the exit status it names.
+Each command runs as its own process of ``python -m websearch_core`` (which the README says
+runs the same command), with a home, config directory and credential store of its own, and
+nothing to reach but loopback: all but the offline one through :mod:`tests.cli_runs`, one
+interpreter forking a child per command (24 interpreter starts took about a minute of CI).
+What the README quotes of its output is read from the README itself and must be in what the
+command printed, with the exit status it names.
 The Quick start's offline outcome runs in a network namespace of its own (``unshare -rn``),
 a machine with no network at all, as a newcomer's first search without one would; where
 the kernel refuses such a namespace that test is skipped.
@@ -15,10 +17,13 @@ import shutil
 import stat
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.cli_runs import run_all
 from tests.integrations._readme_scripts import README, user_env
 from websearch_core import SEARCH_PROVIDER_ORDER, __version__, get_provider, sanitize
 from websearch_core.format import OFFLINE_HINT, SNIPPET_LIMIT
@@ -93,26 +98,25 @@ def test_the_quick_start_counts_the_providers_the_registry_has() -> None:
     assert f"all over the same {len(searched)} search providers" in _section("Quick start")
 
 
-def test_a_piped_key_is_stored_mode_0600_and_never_shown(tmp_path: Path) -> None:
+def test_a_piped_key_is_stored_mode_0600_and_never_shown(ran: "Ran") -> None:
     """A guard: step 2's ``websearch auth set brave`` with the key piped in, then listed."""
-    env = user_env(tmp_path)
-    done = _run(["auth", "set", "brave"], env, stdin=KEY + "\n")
-    assert done.returncode == 0 and KEY not in done.stdout + done.stderr
-    store = tmp_path / "credentials.json"
+    done = ran.outcome("auth set")
+    assert done["status"] == 0 and KEY not in done["stdout"] + done["stderr"]
+    store = ran.home("auth set") / "credentials.json"
     assert stat.S_IMODE(store.stat().st_mode) == 0o600
     assert json.loads(store.read_text())["brave"]["api_key"] == KEY
-    listed = _run(["auth", "list"], env)
-    assert (listed.returncode, listed.stdout) == (0, "brave\n")
+    listed = ran.outcome("auth list")
+    assert (listed["status"], listed["stdout"]) == (0, "brave\n")
     assert "(mode 0600)" in _section("Quick start") + _section("Command line")
 
 
-def test_no_provider_configured_prints_the_quoted_text_and_exits_2(tmp_path: Path) -> None:
+def test_no_provider_configured_prints_the_quoted_text_and_exits_2(ran: "Ran") -> None:
     """Failed before: the README's quote stopped at ``set BRAVE_API_KEY.``, where the
     command goes on to name ``websearch auth set brave``."""
     quote = _quoted(_section("Command line"), "Error: No web search provider configured.")
-    done = _run(["rust"], user_env(tmp_path, WEBSEARCH_PROVIDERS="brave"))
-    assert done.returncode == 2
-    assert done.stderr.splitlines()[0] == quote
+    done = ran.outcome("no provider")
+    assert done["status"] == 2
+    assert done["stderr"].splitlines()[0] == quote
 
 
 # (arguments, extra environment, what the README quotes the command printing, exit status)
@@ -144,22 +148,73 @@ REFUSALS = [
 ]
 
 
+@dataclass(frozen=True)
+class Ran:
+    """The outcomes of this file's commands, each run in a home of its own under ``root``."""
+
+    root: Path
+    homes: dict[str, str]
+    outcomes: dict[str, dict[str, Any]]
+
+    def outcome(self, name: str) -> dict[str, Any]:
+        """The ``status``, ``stdout`` and ``stderr`` of the run called ``name``."""
+        return self.outcomes[name]
+
+    def home(self, name: str) -> Path:
+        """The home the run called ``name`` had."""
+        return self.root / self.homes[name]
+
+
+def _refusal(args: list[str], extra: dict[str, str]) -> str:
+    """The name of a refusal's run: its arguments and environment, each refusal's own."""
+    return json.dumps([args, extra])
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> Ran:
+    """Every command of this file but the offline one, each as its own process."""
+    root = tmp_path_factory.mktemp("readme-claims")
+    named: list[tuple[str, str, list[str], dict[str, str], str]] = [
+        ("no provider", "none", ["rust"], {"WEBSEARCH_PROVIDERS": "brave"}, ""),
+        ("version", "version", ["--version"], {}, ""),
+        ("help", "help", ["--help"], {}, ""),
+        ("auth set", "keyed", ["auth", "set", "brave"], {}, KEY + "\n"),
+        ("auth list", "keyed", ["auth", "list"], {}, ""),  # after the set, in its home
+        *[
+            (_refusal(args, extra), f"refusal{n}", args, extra, "")
+            for n, (args, extra, _quote, _status) in enumerate(REFUSALS)
+        ],
+    ]
+    runs = [
+        {
+            "id": name,
+            "args": args,
+            "env": user_env(root / home, **extra),
+            "stdin": stdin,
+            "stdout": "pipe",
+        }
+        for name, home, args, extra, stdin in named
+    ]
+    outcomes = run_all(runs, root, user_env(root))
+    return Ran(root, {name: home for name, home, *_rest in named}, outcomes)
+
+
 @pytest.mark.parametrize(("args", "extra", "quote", "status"), REFUSALS)
 def test_each_quoted_refusal_is_printed_with_its_status(
-    tmp_path: Path, args: list[str], extra: dict[str, str], quote: str, status: int
+    ran: Ran, args: list[str], extra: dict[str, str], quote: str, status: int
 ) -> None:
     """Guards: each refusal the Command line section quotes, from its command as shown."""
     section = _section("Command line") + _section("Providers")
     assert quote in section
-    done = _run(args, user_env(tmp_path, **extra))
-    assert done.returncode == status
-    assert quote in _joined(done.stderr)
+    done = ran.outcome(_refusal(args, extra))
+    assert done["status"] == status, done["stderr"]
+    assert quote in _joined(done["stderr"])
 
 
-def test_version_and_the_module_run_print_the_installed_version(tmp_path: Path) -> None:
+def test_version_and_the_module_run_print_the_installed_version(ran: Ran) -> None:
     """A guard: ``websearch --version`` (here through ``python -m websearch_core``)."""
-    done = _run(["--version"], user_env(tmp_path))
-    assert (done.returncode, done.stdout) == (0, f"websearch {__version__}\n")
+    done = ran.outcome("version")
+    assert (done["status"], done["stdout"]) == (0, f"websearch {__version__}\n")
 
 
 def test_the_quick_start_s_bounds_are_the_sanitizer_s() -> None:
@@ -178,15 +233,14 @@ def test_the_quick_start_s_bounds_are_the_sanitizer_s() -> None:
     assert [claim for claim in stated if claim not in quick] == []
 
 
-def test_the_help_s_exit_status_names_every_case_the_readme_gives_1(tmp_path: Path) -> None:
+def test_the_help_s_exit_status_names_every_case_the_readme_gives_1(ran: Ran) -> None:
     """Failed before: ``websearch --help`` gave status 1 to a failed search and an unwritable
     output only, where the README adds ``auth remove`` finding nothing, ``fetch`` failing
     and a bug (each run here: ``auth remove`` above, ``fetch`` and the bug in test_cli)."""
     section = _section("Command line")
     assert "(or `auth remove` finds nothing stored, or `fetch` cannot fetch a page" in section
     assert "A bug in a search (an error no provider's failure explains) exits 1" in section
-    done = _run(["--help"], user_env(tmp_path))
-    status = _joined(done.stdout).split("exit status: ", 1)[1].split(", 2 ", 1)[0]
+    status = _joined(ran.outcome("help")["stdout"]).split("exit status: ", 1)[1].split(", 2 ", 1)[0]
     for case in ("every provider failed", "output could not be written", "auth remove found"):
         assert case in status
     for case in ("fetch could not fetch the page", "a bug in any command"):
