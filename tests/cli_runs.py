@@ -8,14 +8,17 @@ streams and exit, so what a run proves is what a fresh ``python -m websearch_cor
 included), without paying for the import again. Nothing of the command runs before a fork,
 so no cache or state carries from one run to the next.
 
-Usage: ``python -m tests.cli_runs RUNS.json OUT_DIR``. ``RUNS.json`` is a list of runs in
-the order to make them, each ``{"id", "args", "env", "stdin", "stdout"}`` where ``stdout``
+Usage: ``python -m tests.cli_runs RUNS.json OUT_DIR [MODULE ...]``, each ``MODULE`` imported
+before the first fork too (what a script run imports: an example's framework). ``RUNS.json``
+is a list of runs in the order to make them, each ``{"id", "args", "env", "stdin",
+"stdout"}``, and ``"script"`` for a run of that file instead of the command, where ``stdout``
 is ``"pipe"`` (read by this script), ``"null"``, ``"full"`` (``/dev/full``) or ``"gone"``
 (a pipe whose reader is closed). One JSON object goes to stdout: each id's ``status``,
 ``stdout`` (what a ``"pipe"`` run printed) and ``stderr``. :func:`run_all` is the tests'
 side: it starts this script and reads that object.
 """
 
+import importlib
 import json
 import os
 import runpy
@@ -55,6 +58,12 @@ def _child(run: dict[str, Any], stdin: int, stdout: int, stderr: int) -> None:
         os.dup2(descriptor, standard)
     os.environ.clear()
     os.environ.update(run["env"])
+    script = run.get("script")
+    if script is not None:  # as ``python SCRIPT ARGS``: its folder first on the path
+        sys.argv = [script, *run["args"]]
+        sys.path[0] = str(Path(script).parent)
+        runpy.run_path(script, run_name="__main__")
+        sys.exit(0)  # a script that ends without sys.exit exits 0, as a fresh one would
     sys.argv = ["websearch_core", *run["args"]]
     runpy.run_module("websearch_core", run_name="__main__", alter_sys=True)
     sys.exit(0)  # not reached: the module exits with the command's status
@@ -92,8 +101,9 @@ def _spawned(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
     """Where there is no fork: the same run in a fresh interpreter."""
     stdout, drain = _target(run["stdout"])
     with stderr_path.open("w") as stderr:
+        started = ["-m", "websearch_core"] if run.get("script") is None else [run["script"]]
         process = subprocess.Popen(
-            [sys.executable, "-m", "websearch_core", *run["args"]],
+            [sys.executable, *_python_options(), *started, *run["args"]],
             env=run["env"],
             stdin=subprocess.PIPE,
             stdout=stdout,
@@ -108,8 +118,15 @@ def _spawned(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
     return process.returncode, printed
 
 
+def _python_options() -> list[str]:
+    """This interpreter's ``-W`` options, for a run spawned where there is no fork."""
+    return [f"-W{option}" for option in sys.warnoptions]
+
+
 def main() -> None:
     """Make every run of ``argv[1]`` in order; print each one's status and stderr."""
+    for module in sys.argv[3:]:
+        importlib.import_module(module)
     runs: list[dict[str, Any]] = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     out_dir = Path(sys.argv[2])
     make = _forked if hasattr(os, "fork") else _spawned
@@ -123,7 +140,12 @@ def main() -> None:
 
 
 def run_all(
-    runs: list[dict[str, Any]], directory: Path, env: dict[str, str]
+    runs: list[dict[str, Any]],
+    directory: Path,
+    env: dict[str, str],
+    *,
+    preload: tuple[str, ...] = (),
+    python_options: tuple[str, ...] = (),
 ) -> dict[str, dict[str, Any]]:
     """Make ``runs`` in order in one interpreter of this script; each id's outcome.
 
@@ -132,6 +154,8 @@ def run_all(
         directory: Where the list of runs and each run's stderr are written.
         env: This script's own environment (a user's, as each run's is): it imports the
             command under it.
+        preload: Modules to import before the first fork (a script's heavy imports).
+        python_options: Interpreter options (``-W error``): the children inherit them.
 
     Returns:
         Each run's ``status``, ``stdout`` and ``stderr``, by its id.
@@ -141,7 +165,15 @@ def run_all(
     listed.write_text(json.dumps(runs), encoding="utf-8")
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run(
-        [sys.executable, "-m", "tests.cli_runs", str(listed), str(directory)],
+        [
+            sys.executable,
+            *python_options,
+            "-m",
+            "tests.cli_runs",
+            str(listed),
+            str(directory),
+            *preload,
+        ],
         env={**env, "PYTHONPATH": str(root)},
         cwd=root,
         stdin=subprocess.DEVNULL,
