@@ -18,6 +18,7 @@ is ``"pipe"`` (read by this script), ``"null"``, ``"full"`` (``/dev/full``) or `
 side: it starts this script and reads that object.
 """
 
+import gc
 import importlib
 import json
 import os
@@ -127,6 +128,11 @@ def main() -> None:
     """Make every run of ``argv[1]`` in order; print each one's status and stderr."""
     for module in sys.argv[3:]:
         importlib.import_module(module)
+    # A child's exit collects every object it holds, writing to each: with the frameworks
+    # imported that copied the whole inherited heap and took ~1-2 s a child (``--help``
+    # included). Frozen, what was imported here is left out of the child's collections;
+    # what the child makes itself (a session it leaves open) is collected as before.
+    gc.freeze()
     runs: list[dict[str, Any]] = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     out_dir = Path(sys.argv[2])
     make = _forked if hasattr(os, "fork") else _spawned
