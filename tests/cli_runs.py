@@ -13,7 +13,8 @@ before the first fork too (what a script run imports: an example's framework). `
 is a list of runs in the order to make them, each ``{"id", "args", "env", "stdin",
 "stdout"}``, and ``"script"`` for a run of that file instead of the command, where ``stdout``
 is ``"pipe"`` (read by this script), ``"null"``, ``"full"`` (``/dev/full``) or ``"gone"``
-(a pipe whose reader is closed). One JSON object goes to stdout: each id's ``status``,
+(a pipe whose reader is closed), and ``"stderr": "gone"`` for a stderr whose reader is closed
+(a file of this script's otherwise). One JSON object goes to stdout: each id's ``status``,
 ``stdout`` (what a ``"pipe"`` run printed) and ``stderr``. :func:`run_all` is the tests'
 side: it starts this script and reads that object.
 """
@@ -43,6 +44,13 @@ def _target(kind: str) -> tuple[int, int | None]:
         return write_end, None
     device = "/dev/full" if kind == "full" else os.devnull
     return os.open(device, os.O_WRONLY), None
+
+
+def _stderr(run: dict[str, Any], path: Path) -> int:
+    """The descriptor a run's stderr goes to: ``path``, or a pipe nobody reads."""
+    if run.get("stderr") == "gone":
+        return _target("gone")[0]
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
 
 
 def _stdin(text: str) -> int:
@@ -86,7 +94,7 @@ def _forked(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
     and its stdout."""
     stdout, drain = _target(run["stdout"])
     stdin = _stdin(run["stdin"])
-    stderr = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    stderr = _stderr(run, stderr_path)
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -101,21 +109,22 @@ def _forked(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
 def _spawned(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
     """Where there is no fork: the same run in a fresh interpreter."""
     stdout, drain = _target(run["stdout"])
-    with stderr_path.open("w") as stderr:
-        started = ["-m", "websearch_core"] if run.get("script") is None else [run["script"]]
-        process = subprocess.Popen(
-            [sys.executable, *_python_options(), *started, *run["args"]],
-            env=run["env"],
-            stdin=subprocess.PIPE,
-            stdout=stdout,
-            stderr=stderr,
-        )
-        os.close(stdout)
-        assert process.stdin is not None
-        process.stdin.write(run["stdin"].encode())
-        process.stdin.close()
-        printed = _drained(drain)
-        process.wait()
+    stderr = _stderr(run, stderr_path)
+    started = ["-m", "websearch_core"] if run.get("script") is None else [run["script"]]
+    process = subprocess.Popen(
+        [sys.executable, *_python_options(), *started, *run["args"]],
+        env=run["env"],
+        stdin=subprocess.PIPE,
+        stdout=stdout,
+        stderr=stderr,
+    )
+    os.close(stdout)
+    os.close(stderr)
+    assert process.stdin is not None
+    process.stdin.write(run["stdin"].encode())
+    process.stdin.close()
+    printed = _drained(drain)
+    process.wait()
     return process.returncode, printed
 
 
@@ -140,7 +149,7 @@ def main() -> None:
     for number, run in enumerate(runs):
         stderr_path = out_dir / f"{number}.stderr"
         status, printed = make(run, stderr_path)
-        stderr = stderr_path.read_text(errors="replace")
+        stderr = stderr_path.read_text(errors="replace") if stderr_path.exists() else ""
         said[run["id"]] = {"status": status, "stdout": printed, "stderr": stderr}
     print(json.dumps(said))
 
