@@ -22,6 +22,7 @@ FaultKind = Literal[
     "raw",
     "cut",
     "stall",
+    "held",
 ]
 
 Framing = Literal["declared", "chunked", "gzip"]
@@ -44,6 +45,8 @@ class Fault:
     size: int = 0
     framing: Framing = "declared"
     raw: bytes = b""
+    trailer: bytes = b""
+    """What a ``held`` fault sends after the answer's body."""
 
     @classmethod
     def http(cls, status: int, body: str = "", headers: Mapping[str, str] | None = None) -> "Fault":
@@ -145,6 +148,44 @@ class Fault:
         (not one to the first byte) ends it.
         """
         return cls(kind="stall", raw=head, seconds=seconds)
+
+    @classmethod
+    def held_open(
+        cls,
+        *,
+        before: bytes = b"",
+        after: bytes = b"",
+        content_type: str | None = None,
+        framing: Framing = "chunked",
+        seconds: float = 3600.0,
+    ) -> "Fault":
+        """The provider's normal answer, then the socket held open for ``seconds``.
+
+        A server or proxy that keeps the connection after its last event: only the
+        reader's own end of the stream (its closing event, or a declared length) ends the
+        read, never the close. The answer is the protocol's own, so it carries what the
+        request asked for (a JSON-RPC reply the request's ``id``).
+
+        Args:
+            before: Bytes sent ahead of the answer's body (MCP notifications before the
+                reply, another API's events).
+            after: Bytes sent after it (another API's events after the reply).
+            content_type: The label in place of the answer's own (a gateway relabelling a
+                stream as ``application/json``).
+            framing: ``"chunked"``: the body as one chunk with no last chunk, so it never
+                ends; ``"declared"``: its ``Content-Length`` and ``Connection: close``, and
+                the socket kept after it (only the length can end the body).
+            seconds: How long the socket is held before the simulator lets go.
+        """
+        headers = {"Content-Type": content_type} if content_type else {}
+        return cls(
+            kind="held",
+            raw=before,
+            trailer=after,
+            headers=headers,
+            framing=framing,
+            seconds=seconds,
+        )
 
     @classmethod
     def undecodable(cls, encoding: str = "gzip") -> "Fault":

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType, TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, Final, Protocol, Self
 from urllib.parse import parse_qsl
 
 from aiohttp import web
@@ -427,19 +427,65 @@ def _handler(simulated: SimulatedProvider) -> Any:
         simulated.requests.append(recorded)
         fault = simulated.next_fault()
         if fault is None:
-            results = simulated.results_for(simulated.query_of(recorded))
-            if simulated.honour_dates:
-                results = _in_date_window(simulated.protocol, recorded, results)
-            operators = getattr(simulated.protocol, "operators", None)
-            if operators is not None and simulated.honour_operators:
-                results = operators.select(recorded, results)
-            answer = simulated.protocol.answer(recorded, results)
-            # A test may hold an answer until something else happened (another request
-            # arrived): awaited here, so the simulator serves other requests meanwhile.
-            return await answer if inspect.isawaitable(answer) else answer
+            return await _normal_answer(simulated, recorded)
+        if fault.kind == "held":
+            return await _held_open(request, simulated, fault, recorded)
         return await _serve_fault(request, simulated, fault)
 
     return handle
+
+
+async def _normal_answer(
+    simulated: SimulatedProvider, recorded: RecordedRequest
+) -> web.StreamResponse:
+    """The protocol's answer to ``recorded`` with the results it asks for."""
+    results = simulated.results_for(simulated.query_of(recorded))
+    if simulated.honour_dates:
+        results = _in_date_window(simulated.protocol, recorded, results)
+    operators = getattr(simulated.protocol, "operators", None)
+    if operators is not None and simulated.honour_operators:
+        results = operators.select(recorded, results)
+    answer = simulated.protocol.answer(recorded, results)
+    # A test may hold an answer until something else happened (another request
+    # arrived): awaited here, so the simulator serves other requests meanwhile.
+    return await answer if inspect.isawaitable(answer) else answer
+
+
+_HOP_HEADERS: Final = frozenset(
+    {"content-length", "content-type", "transfer-encoding", "connection"}
+)
+
+
+async def _held_open(
+    request: web.Request, simulated: SimulatedProvider, fault: Fault, recorded: RecordedRequest
+) -> web.Response:
+    """The normal answer written by hand, then the socket held (a ``held`` fault).
+
+    Written raw, not through aiohttp's response: aiohttp would end the body (its last
+    chunk) when the handler returns, and the point is a body whose end the client must
+    find without it.
+    """
+    answer = await _normal_answer(simulated, recorded)
+    body = answer.body if isinstance(answer, web.Response) else None
+    assert isinstance(body, bytes), "a held answer needs a body of bytes"
+    body = fault.raw + body + fault.trailer
+    label = fault.headers.get("Content-Type") or answer.headers.get(
+        "Content-Type", "application/json"
+    )
+    lines = [f"HTTP/1.1 {answer.status} {answer.reason}", f"Content-Type: {label}"]
+    lines += [f"{k}: {v}" for k, v in answer.headers.items() if k.lower() not in _HOP_HEADERS]
+    if fault.framing == "declared":
+        # Said to close, so the client never sends its next request on this socket (the
+        # held handler would never read it); the length, not the close, ends the body.
+        lines += [f"Content-Length: {len(body)}", "Connection: close"]
+        framed = body
+    else:
+        lines.append("Transfer-Encoding: chunked")
+        framed = f"{len(body):x}\r\n".encode() + body + b"\r\n"  # no last chunk: no end
+    if request.transport is not None:
+        request.transport.write("\r\n".join(lines).encode() + b"\r\n\r\n" + framed)
+    await _hang(simulated, fault.seconds)
+    return _end_connection(request, None)
 
 
 def _in_date_window(
