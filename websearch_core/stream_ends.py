@@ -18,7 +18,14 @@ from typing import Final
 from .json_decode import json_loads
 from .sse import SseEvent
 
-__all__ = ["CHAT_COMPLETIONS_END", "OPENAI_RESPONSES_END", "PERPLEXITY_ASK_END", "StreamEnd"]
+__all__ = [
+    "CHAT_COMPLETIONS_END",
+    "GEMINI_GENERATE_CONTENT_END",
+    "MCP_REPLY_END",
+    "OPENAI_RESPONSES_END",
+    "PERPLEXITY_ASK_END",
+    "StreamEnd",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +39,12 @@ class StreamEnd:
         objects: ``object`` values of the closing event.
         flags: Top-level keys whose ``true`` marks the closing event.
         statuses: ``status`` values of the closing event.
+        finishes: Paths (keys from the top; a list steps into its first item) to a value
+            that, once set (not null, false or empty), closes the stream: Gemini's
+            ``candidates[0].finishReason``, which its reader also ends on.
+        replies: Top-level keys that close the stream in a JSON-RPC response: an object
+            with an ``id`` and no ``method`` (a notification has no ``id``, a server's own
+            request a ``method``), as MCP's reply to the request that opened the stream.
     """
 
     names: tuple[str, ...] = ()
@@ -40,6 +53,8 @@ class StreamEnd:
     objects: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
     statuses: tuple[str, ...] = ()
+    finishes: tuple[tuple[str, ...], ...] = ()
+    replies: tuple[str, ...] = ()
 
     def __call__(self, event: SseEvent) -> bool:
         """Whether ``event`` closes the stream.
@@ -75,10 +90,35 @@ class StreamEnd:
             return True
         if payload.get("status") in self.statuses:
             return True
+        if any(_is_set(_walked(payload, path)) for path in self.finishes):
+            return True
+        if "id" in payload and "method" not in payload:
+            return any(key in payload for key in self.replies)
         return any(payload.get(flag) is True for flag in self.flags)
 
     def _markers(self) -> tuple[str, ...]:
-        return (*self.types, *self.objects, *self.flags, *self.statuses)
+        ends = tuple(path[-1] for path in self.finishes if path)
+        return (*self.types, *self.objects, *self.flags, *self.statuses, *ends, *self.replies)
+
+
+def _walked(value: object, path: tuple[str, ...]) -> object:
+    """The value at ``path`` in ``value`` (a list steps into its first item), else None."""
+    for key in path:
+        if isinstance(value, list):
+            value = value[0] if value else None
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(key)
+    return value
+
+
+def _is_set(value: object) -> bool:
+    """Whether a finish field names a finish: set, and not null, false or empty."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, (str, list, Mapping)):
+        return bool(value.strip() if isinstance(value, str) else value)
+    return True
 
 
 def _decoded(text: str) -> object:
@@ -106,3 +146,20 @@ PERPLEXITY_ASK_END: Final = StreamEnd(
 """The perplexity.ai ask stream: its ``end_of_stream`` event, or the snapshot marked
 ``final`` / ``final_sse_message`` or ``status: "COMPLETED"``, which the reader's fold stops
 at (:func:`~.providers._perplexity_ask.ask_finished`)."""
+GEMINI_GENERATE_CONTENT_END: Final = StreamEnd(
+    finishes=(("candidates", "finishReason"), ("response", "candidates", "finishReason"))
+)
+"""Gemini's ``streamGenerateContent?alt=sse`` (the Developer API's chunks, or Cloud Code
+Assist's ``{"response": ...}`` wrappers): the stream names no closing event and sends no
+``[DONE]``; its last chunk is the one whose candidate names a ``finishReason`` ("If empty,
+the model has not stopped generating", the API reference), as the real capture
+(``fixtures/gemini/stream_generate_content_google_search.sse``) ends: ten chunks, only the
+tenth with ``finishReason: "STOP"`` (and every grounding source). The reader ends there too
+(:data:`~.providers._gemini_parse.STREAM_CUT` when no chunk names one)."""
+MCP_REPLY_END: Final = StreamEnd(replies=("result", "error"))
+"""An MCP reply over Streamable HTTP (Exa's and Z.AI's ``tools/call``): the stream a POST
+opens carries notifications and then the JSON-RPC response to the request, after which the
+server "SHOULD close the SSE stream" (the MCP transport specification); no capture of
+either is stored. The response (an ``id``, a ``result`` or ``error``, no ``method``) ends
+it; a ``notifications/progress`` or ``notifications/message`` before it has no ``id`` and
+does not."""

@@ -30,6 +30,7 @@ from urllib.parse import quote
 
 from ..filters.support import FilterSupport
 from ..models import SearchParams
+from ..stream_ends import GEMINI_GENERATE_CONTENT_END
 from ..transport import HttpRequest
 from ._gemini_filters import MODE_FILTERS, google_search_tool
 from ._gemini_signins import ANTIGRAVITY, SignIn, user_agent
@@ -140,6 +141,7 @@ def developer_request(
         },
         json=request_body(params, system_prompt, filters=filters),
         stream=True,
+        stream_end=GEMINI_GENERATE_CONTENT_END,
     )
 
 
@@ -190,6 +192,7 @@ def code_assist_request(call: CodeAssistCall, body: dict[str, Any]) -> HttpReque
         headers=call.headers(),
         json=body,
         stream=True,
+        stream_end=GEMINI_GENERATE_CONTENT_END,
     )
 
 
