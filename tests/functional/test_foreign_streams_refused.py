@@ -345,14 +345,31 @@ async def test_exas_mcp_reader_names_a_stream_of_another_api(capture: str) -> No
 
 
 @pytest.mark.parametrize("capture", list(CAPTURES))
-async def test_exas_mcp_reader_names_another_apis_events_after_its_reply(capture: str) -> None:
-    """Failed before for all 6: the reply (the first ``data:`` line) was read and the
-    other API's events after it were passed over unnamed, as an answer."""
+async def test_exas_mcp_reader_names_another_apis_events_before_its_reply(capture: str) -> None:
+    """A guard (passes before and after): another API's events ahead of the reply,
+    inside the stream, are named. (Streams57
+    tested them after the reply; the stream now ends at its reply, as MCP's does
+    (``stream_ends.MCP_REPLY_END``), so what follows is no longer read: see
+    ``test_exas_mcp_reader_stops_at_its_reply``.)"""
     own = await _exa_own_reply()
     assert own.startswith(("data:", "event:")) and '"jsonrpc"' in own
-    body = "".join(f"{block}\n\n" for block in [*_blocks(own), *_blocks(CAPTURES[capture].body())])
+    body = "".join(f"{block}\n\n" for block in [*_blocks(CAPTURES[capture].body()), *_blocks(own)])
     text = await _exa_says(body)
     assert f"{EXA_FRAME}: {REASON}{CAPTURES[capture].api} events (" in text, text
+
+
+async def test_exas_mcp_reader_stops_at_its_reply() -> None:
+    """Failed before (refused as a mixed stream): the JSON-RPC reply closes an MCP
+    stream, so another API's events after it are not read, as the transport drops what
+    follows any stream's closing event; the reply is the answer."""
+    own = await _exa_own_reply()
+    body = "".join(f"{block}\n\n" for block in [*_blocks(own), *_blocks(CAPTURES["openai"].body())])
+    async with Simulator(["exa"]) as sim:
+        sim["exa"].enqueue(Fault.http(200, body, dict(STREAM_LABEL)))
+        async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="exa")
+    assert not result.is_error, result.text
+    assert result.response is not None and result.response.sources
 
 
 async def test_guard_exas_mcp_reader_keeps_its_spec_text_for_one_json_object() -> None:

@@ -34,7 +34,7 @@ Capture vs reference:
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -45,6 +45,7 @@ from ..format import truncate_text
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sanitize import cut_line
+from ..sse import SseEvent
 from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream, sse_payloads
 from ._common import age_seconds_from_date, first_items, is_http_url
 
@@ -170,21 +171,45 @@ def request_id_of(data: Any) -> str | None:
 # --- MCP --------------------------------------------------------------------------------------
 
 
-def _rpc_message(body: str) -> Any:
-    for line in body.splitlines():
-        if not line.startswith("data:"):
-            continue
-        try:
-            return json_loads(line[5:].strip())
-        except ValueError:
-            continue
+def _is_reply(message: Any, request_id: str | None) -> bool:
+    """Whether ``message`` is the JSON-RPC reply to the request (``request_id``, if known).
+
+    A notification (``notifications/progress``, ``notifications/message``) or a server's
+    own request carries a ``method``; a reply never does. A reply's ``id`` is the
+    request's, or null (an error to a request the server could not read).
+    """
+    if not isinstance(message, Mapping) or "method" in message:
+        return False
+    answered = message.get("id")
+    return request_id is None or answered is None or answered == request_id
+
+
+def _rpc_message(events: Sequence[SseEvent], body: str, request_id: str | None) -> Any:
+    """The JSON-RPC reply to the request, among a stream's messages or as the whole body.
+
+    The reader took the first ``data:`` line that held JSON: an MCP notification sent
+    before the reply (a server reporting progress) was read as the reply and refused as
+    ``unexpected response shape``. The reply is the message with the request's ``id``;
+    a stream with none gives its first message, refused by its shape as before.
+    """
+    if events:
+        messages: list[Any] = []
+        for event in events:
+            try:
+                messages.append(json_loads(event.data))
+            except ValueError:
+                continue
+        reply = next((m for m in messages if _is_reply(m, request_id)), None)
+        if reply is not None or messages:
+            return reply if reply is not None else messages[0]
+        raise ResponseParseError(PROVIDER_ID, PARSE_FAILURE, 502)
     try:
         return json_loads(body)
     except ValueError:
         raise ResponseParseError(PROVIDER_ID, PARSE_FAILURE, 502) from None
 
 
-def _refuse_foreign(body: str) -> None:
+def _refuse_foreign(events: Sequence[SseEvent]) -> None:
     """Name a stream of another API (a base URL or gateway sent elsewhere) as one.
 
     Exa's reader took the first ``data:`` line that held JSON, whatever API wrote it: six
@@ -194,7 +219,6 @@ def _refuse_foreign(body: str) -> None:
     parse failure is the frame and :mod:`..stream_apis` words the rest. A body that is no
     stream (one JSON object) keeps the spec's texts: it names no API by its events.
     """
-    events = asked_stream_events((), body.encode("utf-8"))
     if events:
         refuse_foreign_stream(PROVIDER_ID, PARSE_FAILURE, MCP_JSON_RPC, sse_payloads(events))
 
@@ -274,8 +298,20 @@ def parse_mcp_body(
     limit: int | None = None,
     now: datetime | None = None,
     mask: Callable[[str], str] | None = None,
+    events: Sequence[SseEvent] = (),
+    request_id: str | None = None,
 ) -> SearchResponse:
     """The response for a 2xx MCP body (SSE or JSON), in keyless mode.
+
+    Args:
+        body: The body as text.
+        limit: At most this many sources.
+        now: The time ages are counted from (now when ``None``).
+        mask: Hides known secrets in the answer.
+        events: The events the transport read, up to the stream's end (the reply); none:
+            the body's own, when its first line is an SSE field, whatever its label.
+        request_id: The ``id`` the ``tools/call`` went with: the reply is the message
+            that answers it; ``None``: the first message that is no notification.
 
     Raises:
         SearchProviderError: A JSON-RPC error or a tool error.
@@ -284,8 +320,9 @@ def parse_mcp_body(
             (:func:`~..stream_apis.foreign_stream_error`, after ``Failed to parse MCP
             response``).
     """
-    _refuse_foreign(body)
-    message = _rpc_message(body)
+    streamed = asked_stream_events(events, body.encode("utf-8"))
+    _refuse_foreign(streamed)
+    message = _rpc_message(streamed, body, request_id)
     if not isinstance(message, Mapping):
         raise ResponseParseError(PROVIDER_ID, PARSE_FAILURE, 502)
     error = message.get("error")

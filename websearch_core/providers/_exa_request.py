@@ -17,9 +17,11 @@ stated in the provider module's docstring; the bodies are:
 """
 
 import secrets
+from collections.abc import Mapping
 from typing import Any, Final
 
 from ..models import SearchParams
+from ..stream_ends import MCP_REPLY_END
 from ..transport import HttpRequest
 from .base import clamp_count
 
@@ -35,6 +37,7 @@ __all__ = [
     "mcp_request_body",
     "result_count",
     "rpc_id",
+    "rpc_id_of",
 ]
 
 EXA_API_ENDPOINT: Final = "https://api.exa.ai/search"
@@ -110,6 +113,18 @@ def mcp_request_body(params: SearchParams, request_id: str) -> dict[str, Any]:
     }
 
 
+def rpc_id_of(request: HttpRequest) -> str | None:
+    """The JSON-RPC ``id`` a ``tools/call`` request went with, if it has one (pure).
+
+    Example:
+        >>> rpc_id_of(mcp_request(SearchParams(query="llm"), "k3x"))
+        'k3x'
+    """
+    body = request.json
+    value = body.get("id") if isinstance(body, Mapping) else None
+    return value if isinstance(value, str) else None
+
+
 def rpc_id() -> str:
     """A fresh JSON-RPC id: 48 random bits written in base 36."""
     value = secrets.randbits(48)
@@ -131,7 +146,12 @@ def api_request(params: SearchParams, key: str) -> HttpRequest:
 
 
 def mcp_request(params: SearchParams, request_id: str) -> HttpRequest:
-    """The keyless JSON-RPC ``tools/call`` request for ``params`` (it carries no key)."""
+    """The keyless JSON-RPC ``tools/call`` request for ``params`` (it carries no key).
+
+    Streamed, and ended at the JSON-RPC reply (:data:`~..stream_ends.MCP_REPLY_END`): read
+    as one body, the server's SSE reply was read to the socket's close, which a server
+    or proxy holding the connection never sends.
+    """
     return HttpRequest(
         method="POST",
         url=EXA_MCP_ENDPOINT,
@@ -142,4 +162,6 @@ def mcp_request(params: SearchParams, request_id: str) -> HttpRequest:
             "x-exa-source": SOURCE_HEADER,
         },
         json=mcp_request_body(params, request_id),
+        stream=True,
+        stream_end=MCP_REPLY_END,
     )

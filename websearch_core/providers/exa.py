@@ -42,7 +42,7 @@ from typing import Final
 from ..call_secrets import response_mask
 from ..filters import FilterSupport
 from ..models import AppliedFilter, FilterName, SearchParams, SearchResponse
-from ..transport import HttpRequest, HttpResponse
+from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._exa_parse import api_response, build_answer, parse_mcp_body, parse_plain_text, parse_results
 from ._exa_request import (
     DEFAULT_RESULTS,
@@ -56,6 +56,7 @@ from ._exa_request import (
     mcp_request_body,
     result_count,
     rpc_id,
+    rpc_id_of,
 )
 from ._json_api import honours
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
@@ -147,7 +148,14 @@ class ExaProvider(ProtocolProvider):
         mask = response_mask(flow.context)
         if flow.state[_MODE] == "api_key":
             return self.parse_api_response(http, flow.params, mask=mask)
-        response = parse_mcp_body(http.text(), limit=result_count(flow.params), mask=mask)
+        last = flow.last
+        response = parse_mcp_body(
+            http.text(),
+            limit=result_count(flow.params),
+            mask=mask,
+            events=last.response.events if isinstance(last.response, SseResponse) else (),
+            request_id=rpc_id_of(last.request),
+        )
         country = flow.params.country
         if country is None:
             return response
