@@ -224,7 +224,8 @@ class HttpResponse:
 class SseResponse:
     """A streamed response read to its end: the parsed events plus the raw body.
 
-    ``events`` is empty when the status is not 2xx or the body is not an event stream;
+    ``events`` is empty when the status is not 2xx or the body is not an event stream (by
+    its label or its first line);
     the raw ``body`` is kept (within the size cap) so the provider can report errors and
     handle servers that answer a streaming request with plain JSON.
     """
@@ -796,7 +797,10 @@ class Transport:
 
         The whole stream shares one deadline, so a server that stops sending mid-stream
         times out instead of hanging; a stream that ends mid-event is a connection error,
-        never half an answer.
+        never half an answer. The read stops at the request's closing event
+        (:attr:`HttpRequest.stream_end`); a 2xx body labelled otherwise whose first line is
+        an SSE field (a gateway relabelling the stream ``application/json``) is read as the
+        stream it is, and stops there too.
 
         Raises:
             ProviderTimeoutError: The deadline passed before the stream ended.
@@ -816,23 +820,30 @@ class Transport:
             try:
                 if response.status in _REDIRECT_STATUSES:
                     response = await self._follow(provider, label, request, url, response, None)
-                content_type = response.content_type or ""
-                streaming = 200 <= response.status < 300 and "event-stream" in content_type
-                parser = SseParser(max_event_bytes) if streaming else None
                 events: list[SseEvent] = []
-                if parser is None:
+                if not 200 <= response.status < 300:
                     body = await _read_capped(provider, label, response, cap, API_RESPONSE)
                 else:
-                    gathered = BodyBuffer()
                     _refuse_declared_over(provider, label, response, cap, API_RESPONSE)
+                    # A stream is one by its label or, for a gateway that relabels it
+                    # (application/json over data: lines), by its first chunk's first
+                    # line: read as a body, it ran to the socket's close past its end.
+                    labelled = "event-stream" in (response.content_type or "")
+                    parser = SseParser(max_event_bytes)
+                    streaming: bool | None = True if labelled else None
+                    gathered = BodyBuffer()
                     ended = False
                     while not ended and (chunk := await response.content.readany()):
+                        if streaming is None:
+                            streaming = is_event_stream(None, chunk)
                         gathered.add(chunk)
                         if gathered.size > cap:
                             raise _too_large(provider, label, cap, API_RESPONSE)
-                        ended = _take_to_end(events, parser.feed(chunk), request.stream_end)
+                        if streaming:
+                            fresh = parser.feed(chunk)
+                            ended = _take_to_end(events, fresh, request.stream_end)
                     body = gathered.take()
-                    if not ended:
+                    if streaming and not ended:
                         events.extend(_stream_end(parser, body))
             finally:
                 response.release()
