@@ -80,9 +80,15 @@ class StreamEnd:
     def closes(self, payload: object) -> bool:
         """Whether one decoded event (a JSON value) is the closing one.
 
-        Example:
+        Examples:
             >>> PERPLEXITY_ASK_END.closes({"status": "COMPLETED"})
             True
+            >>> GEMINI_GENERATE_CONTENT_END.closes(
+            ...     {"response": {"candidates": [{"finishReason": "STOP"}]}}
+            ... )
+            True
+            >>> MCP_REPLY_END.closes({"method": "notifications/progress", "params": {}})
+            False
         """
         if not isinstance(payload, Mapping):
             return False
