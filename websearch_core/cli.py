@@ -46,6 +46,7 @@ import itertools
 import logging
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -59,7 +60,7 @@ from .call_secrets import settings_secrets
 from .clauses import join_clauses
 from .cli_crash import SearchCrashed, crash_report
 from .cli_dispatch import CommandLineError, CommandParser, split_command
-from .cli_exit_help import EXIT_HELP
+from .cli_exit_help import EXIT_HELP, SEARCH_EXIT_HELP
 from .cli_output import (
     OutputFailedError,
     failure_lines,
@@ -70,7 +71,7 @@ from .cli_output import (
 )
 from .cli_parser import OneValueOnly
 from .cli_refusals import asks_for_json, refuse
-from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
+from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, bug, fail
 from .cli_stderr import quiet_stderr
 from .cli_wrap import say
 from .client import WebSearch
@@ -136,6 +137,8 @@ _COMMAND_HELP: tuple[tuple[str, str, str], ...] = (
 """Each command besides search: its name, its usage after ``websearch``, what it does. The
 search help lists them from here, so a command cannot exist without being listed."""
 _COMMANDS = frozenset(name for name, _, _ in _COMMAND_HELP)
+_HELP_WIDTH = 79
+"""The column the search help's own paragraphs end by, as its hand-broken lines do."""
 _SEARCH_FLAGS = SEARCH_FLAGS
 """Field names to the option that sets them, so a validation error names both."""
 
@@ -236,9 +239,7 @@ def _crashed(error: Exception) -> int:
     settings, the store and the key variables hold.
     """
     report = error.report if isinstance(error, SearchCrashed) else crash_report(error, ())
-    say(f"{PROG}: internal error (a bug, not a provider's failure; keys masked below):")
-    sys.stderr.write(report)
-    return EXIT_FAILED
+    return bug(report)
 
 
 def _has_key(key_id: str, env_vars: tuple[str, ...]) -> bool:
@@ -395,12 +396,8 @@ def _search_parser() -> CommandParser:
             "if it cannot run at all, the auto chain answers after a line saying why.\n"
             "--prefer (like the provider setting and WEBSEARCH_PROVIDER) tries it first,\n"
             "then falls back to the auto chain.\n\n"
-            "exit status: 0 success, 1 every provider failed (or the output could not be\n"
-            "written, auth remove found nothing stored, fetch could not fetch the page, or\n"
-            "a bug in any command: one internal error line, then its traceback with keys\n"
-            "masked, or a fixed line if that report failed too), 2 invalid input\n"
-            "or configuration (one line naming the option, variable or config file; also\n"
-            "when no provider is configured), 130 interrupted (Ctrl-C).\n"
+            + textwrap.fill(SEARCH_EXIT_HELP, width=_HELP_WIDTH)
+            + "\n"
             "Options written before a command are that command's (websearch -v fetch URL\n"
             "is websearch fetch -v URL); one the command does not take is refused.\n"
             'To search for the word "auth", "fetch" or "providers", write: websearch -- auth'

@@ -25,6 +25,7 @@ import os
 import traceback
 from collections.abc import Iterable, Mapping
 
+from .cli_status import REPORT_FAILED
 from .key_variable_names import KEY_VARIABLES
 from .redaction import Redactor
 
@@ -35,12 +36,6 @@ __all__ = [
     "crash_report",
     "variable_secrets",
 ]
-
-REPORT_FAILED = (
-    "(the report of this bug failed in turn; nothing of it is shown, so that no key is)\n"
-)
-"""What :func:`crash_report` gives when making the report failed: fixed, so it holds
-nothing the bug or the report's own error could have quoted."""
 
 
 class SearchCrashed(Exception):
