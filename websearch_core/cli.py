@@ -8,9 +8,9 @@ Usage::
                        [--timeout SECONDS] [--deadline SECONDS] [--no-cache]
                        [--refresh-hook ENTRY=MODULE:FUNCTION]... [--content] [--json] [--verbose]
     websearch --version
-    websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
-    websearch auth list               # ids with a stored key or sign-in (never the secrets)
-    websearch auth remove PROVIDER [--oauth]
+    websearch auth set PROVIDER [--json]   # reads the key from stdin, or prompts unechoed
+    websearch auth list [--json]      # ids with a stored key or sign-in (never the secrets)
+    websearch auth remove PROVIDER [--oauth] [--json]
     websearch auth list -v            # -v (any auth action): which store file, reads, writes
     websearch auth import gemini-cli [PATH]   # store the Gemini CLI's sign-in (never shown)
     websearch providers [--json]      # each provider: can it run now (or why not), usage, budget
@@ -747,6 +747,7 @@ def _auth_parser() -> CommandParser:
     set_parser.add_argument(
         "provider", help=f"provider id, e.g. brave ('{PROG} auth set' alone lists them)"
     )
+    set_parser.add_argument("--json", action="store_true", help=_SET_JSON_HELP)
     _verbose_option(set_parser)
     set_parser.set_defaults(handler=_auth_set)
     list_parser = actions.add_parser(
@@ -758,6 +759,7 @@ def _auth_parser() -> CommandParser:
             "(brave, gemini-cli, ...), one a line. The keys and tokens are never shown."
         ),
     )
+    list_parser.add_argument("--json", action="store_true", help=_LIST_JSON_HELP)
     _verbose_option(list_parser)
     list_parser.set_defaults(handler=_auth_list)
     remove_parser = actions.add_parser(
@@ -882,6 +884,15 @@ def _import_usage(sources: Sequence[str]) -> str:
     )
 
 
+_SET_JSON_HELP = (
+    'answer as JSON on stdout: {"provider", "stored": "api_key", "credentials_file", '
+    '"used_instead"} (the variable or setting whose key is sent first, or null); the key is '
+    "never in it"
+)
+_LIST_JSON_HELP = (
+    'answer as JSON on stdout: {"credentials_file", "stored": [{"provider", "api_key", '
+    '"oauth"}]}, true or false for what is stored; never a key or token'
+)
 _AUTH_VERBOSE_HELP = (
     "log to stderr which credential store file is used and why, and what is read from and "
     "written to it (paths and counts, never a key)"
@@ -930,8 +941,9 @@ def _auth_set(args: argparse.Namespace) -> int:
     settings = Settings()
     store = _credential_store(settings)
     store.set(provider_id, key)
-    print(f"Stored an API key for {provider_id} in {store.path}")
     shadow = _key_used_instead(provider_id, settings)
+    said = f"Stored an API key for {provider_id} in {store.path}"
+    _say_or_json(said, _set_answer(provider_id, store, shadow), as_json=args.json)
     if shadow is not None:
         _warn(f"{shadow} holds a key for {provider_id} too, and it is used before the stored one")
     refused = _refused_sign_in_before_key(provider_id, store)
@@ -943,6 +955,22 @@ def _auth_set(args: argparse.Namespace) -> int:
             f"`{PROG} auth remove {refused.entry} --oauth`"
         )
     return EXIT_OK
+
+
+def _set_answer(provider_id: str, store: CredentialStore, shadow: str | None) -> dict[str, object]:
+    """What ``auth set --json`` answers: as ``auth remove --json``'s, what was done to which id.
+
+    ``auth remove`` answered a script in JSON and ``auth set`` could not be asked to
+    (``--json: not an option``). What was stored is named, never its value; where a key
+    sent before it comes from (a variable's name, the setting) is the one thing a script
+    could not see without reading stderr, so it is a field too.
+    """
+    return {
+        "provider": provider_id,
+        "stored": "api_key",
+        "credentials_file": str(store.path),
+        "used_instead": shadow,
+    }
 
 
 def _refused_sign_in_before_key(provider_id: str, store: CredentialStore) -> SignedIn | None:
@@ -1091,10 +1119,27 @@ def _read_secret(prompt: str) -> str:
 
 
 def _auth_list(args: argparse.Namespace) -> int:
+    """The ids the store holds a key or sign-in under, one a line, or with ``--json`` which.
+
+    ``auth remove`` took ``--json`` and ``auth list`` refused it, so a script had to read
+    lines and could not tell a key from a sign-in without trying to remove one. The JSON
+    says what each id holds, as true or false: secrets never appear.
+    """
     store = _credential_store()
     providers = store.providers()
     if not providers:
         print(f"No stored API keys or sign-ins in {store.path}", file=sys.stderr)
+    if args.json:
+        stored = [
+            {
+                "provider": provider_id,
+                "api_key": store.get(provider_id) is not None,
+                "oauth": store.get_oauth(provider_id) is not None,
+            }
+            for provider_id in providers
+        ]
+        print(json_text({"credentials_file": str(store.path), "stored": stored}))
+        return EXIT_OK
     for provider_id in providers:
         print(provider_id)
     return EXIT_OK
@@ -1118,7 +1163,7 @@ def _auth_remove(args: argparse.Namespace) -> int:
             missing = f"no stored OAuth token for {provider_id}{meant}"
             return refuse(missing, as_json=args.json, status=EXIT_FAILED, fields=answer)
         said = f"Removed the stored OAuth token for {provider_id}"
-        return _removed(said, {**answer, "removed": "oauth"}, args.json)
+        return _say_or_json(said, {**answer, "removed": "oauth"}, as_json=args.json)
     removed = store.remove(provider_id, "api_key")
     kept = " (its stored OAuth token is kept)" if store.get_oauth(provider_id) else ""
     if not removed:
@@ -1126,15 +1171,16 @@ def _auth_remove(args: argparse.Namespace) -> int:
         missing = f"no stored API key for {provider_id}{kept}{meant}"
         return refuse(missing, as_json=args.json, status=EXIT_FAILED, fields=answer)
     said = f"Removed the stored API key for {provider_id}{kept}"
-    return _removed(said, {**answer, "removed": "api_key", "oauth_kept": bool(kept)}, args.json)
+    done = {**answer, "removed": "api_key", "oauth_kept": bool(kept)}
+    return _say_or_json(said, done, as_json=args.json)
 
 
-def _removed(said: str, answer: Mapping[str, object], as_json: bool) -> int:
-    """Say what ``auth remove`` forgot: ``said`` for a person, or the JSON ``--json`` asks.
+def _say_or_json(said: str, answer: Mapping[str, object], *, as_json: bool) -> int:
+    """Say what an auth action did: ``said`` for a person, or the JSON ``--json`` asks.
 
     ``auth remove brave --json`` was refused as an unknown option (in JSON, as every
     refusal under ``--json`` is), so a script managing keys had no document to read for the
-    one action that can find nothing to do.
+    one action that can find nothing to do; ``auth set`` answers the same way.
     """
     if as_json:
         print(json_text(dict(answer)))
