@@ -5,7 +5,8 @@ subcommands' own ``--help`` gave none: a script calling ``websearch fetch`` or
 ``websearch auth remove`` had to guess which failures are 1 and which are 2. Each text
 here was found by driving the command in a fresh process (success, nothing stored, bad
 input, a page not fetched, a closed or full stdout) and is held by
-``tests/unit/test_cli_subcommand_exit_statuses.py``, which runs each case it names.
+``tests/unit/test_cli_subcommand_exit_statuses.py``, which runs each case it names; a
+bug's status 1 in each by ``tests/conformance/test_cli_bug_status_each_command.py``.
 
 Kept as data apart from the parsers, so the statuses of all commands read side by side.
 """

@@ -141,3 +141,11 @@ def test_guard_importing_the_command_reads_no_key_variable(tmp_path: pathlib.Pat
     assert "(every variable)" not in read
     assert not [name for name in read if name.startswith(("WEBSEARCH_", "SEARXNG_"))]
     assert os.environ is not None
+
+
+def test_the_readme_says_a_bug_importing_the_command_is_reported_so() -> None:
+    """Failed before: the README named a bug in a search, the output or another command."""
+    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+    text = " ".join(readme.read_text(encoding="utf-8").split())
+    assert "or in importing the command (no import reads a key;" in text
+    assert "Each command's `--help` says so." in text
