@@ -1353,7 +1353,10 @@ def _providers_parser() -> CommandParser:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print the rows as JSON (counts null while the state store is unavailable)",
+        help=(
+            "print the rows as JSON (counts null while the state store is unavailable); with "
+            'reset, {"provider" (null for --all), "reset": true, "moved_aside_to"}'
+        ),
     )
     # As for a search: `websearch -v providers` read "providers" as a query.
     parser.add_argument(
@@ -1453,30 +1456,42 @@ def _config_file_line(settings: Settings) -> str:
 
 
 def _reset(args: argparse.Namespace) -> int:
+    """Clear one provider's marks and counters, or every one's; with ``--json``, say so in JSON.
+
+    ``providers reset brave --json`` took the option (it is the listing's) and answered in
+    prose, its refusals on stderr alone: a script that asked for JSON read text it could not
+    parse. It answers as ``auth remove --json`` does: what was done to which id.
+    """
     if args.action != "reset":
-        return fail("--all goes with reset: websearch providers reset --all")
+        return refuse("--all goes with reset: websearch providers reset --all", as_json=args.json)
     if args.all_providers and args.provider:
         # Both given were told "needs a provider id or --all", which both had been.
-        return fail(
+        return refuse(
             f"providers reset takes a provider id or --all, not both: "
-            f"{PROG} providers reset {args.provider}, or {PROG} providers reset --all"
+            f"{PROG} providers reset {args.provider}, or {PROG} providers reset --all",
+            as_json=args.json,
         )
     if not args.all_providers and not args.provider:
-        return fail(reset_needs_a_provider())
+        return refuse(reset_needs_a_provider(), as_json=args.json)
     provider_id = args.provider.strip().lower() if args.provider else None
     if provider_id is not None and provider_id not in PROVIDER_REGISTRY:
-        return fail(unknown_provider_message(args.provider.strip()))  # as typed
+        return refuse(unknown_provider_message(args.provider.strip()), as_json=args.json)
     outcome = run_to_end(_reset_provider(WebSearch(), provider_id))
     if outcome.error is not None:
-        return fail(f"could not reset the state: {outcome.error}", EXIT_FAILED)
+        problem = f"could not reset the state: {outcome.error}"
+        return refuse(problem, as_json=args.json, status=EXIT_FAILED)
     if outcome.moved_to is not None:
-        print(f"The state file was damaged; moved it aside to {outcome.moved_to}")
-        print("Every provider starts again with no cooldowns, quota marks or usage counters.")
+        said = (
+            f"The state file was damaged; moved it aside to {outcome.moved_to}\n"
+            "Every provider starts again with no cooldowns, quota marks or usage counters."
+        )
     elif provider_id is None:
-        print("All providers: cooldowns, quota marks and usage counters cleared")
+        said = "All providers: cooldowns, quota marks and usage counters cleared"
     else:
-        print(f"{provider_id}: cooldowns, quota marks and usage counters cleared")
-    return EXIT_OK
+        said = f"{provider_id}: cooldowns, quota marks and usage counters cleared"
+    moved = None if outcome.moved_to is None else str(outcome.moved_to)
+    answer = {"provider": provider_id, "reset": True, "moved_aside_to": moved}
+    return _say_or_json(said, answer, as_json=args.json)
 
 
 async def _reset_provider(web_search: WebSearch, provider_id: str | None) -> ResetOutcome:

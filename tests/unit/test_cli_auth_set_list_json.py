@@ -105,3 +105,29 @@ def test_the_help_and_the_readme_say_what_each_answers(
     readme = Path(__file__).resolve().parents[2] / "README.md"
     text = " ".join(readme.read_text(encoding="utf-8").split())
     assert "`websearch auth list --json`" in text and "`auth set --json`" in text
+    assert '`websearch providers reset brave --json` answers `{"provider": "brave",' in text
+
+
+def test_providers_reset_answers_in_json(tmp_path: Path) -> None:
+    """Failed before: ``providers reset brave --json`` took the option and printed prose,
+    its refusals on stderr alone; a script that asked for JSON could not parse either."""
+    env = user_env(tmp_path)
+    one = _websearch(["providers", "reset", "Brave", "--json"], env)
+    assert (one.returncode, json.loads(one.stdout)) == (
+        0,
+        {"provider": "brave", "reset": True, "moved_aside_to": None},
+    )
+    every = _websearch(["providers", "reset", "--all", "--json"], env)
+    assert json.loads(every.stdout) == {"provider": None, "reset": True, "moved_aside_to": None}
+    refused = _websearch(["providers", "reset", "--json"], env)
+    assert refused.returncode == 2 and json.loads(refused.stdout)["failed"] is True
+    assert refused.stderr.startswith("websearch: providers reset needs a provider id or --all")
+
+
+def test_guard_providers_reset_without_json_says_its_line(tmp_path: Path) -> None:
+    """A guard (held before): without ``--json`` the words are the ones they were."""
+    done = _websearch(["providers", "reset", "brave"], user_env(tmp_path))
+    assert (done.returncode, done.stdout) == (
+        0,
+        "brave: cooldowns, quota marks and usage counters cleared\n",
+    )
