@@ -21,6 +21,13 @@ Stop 54 (filters55) added what the answers still said of sources they no longer 
 * Perplexity's markers number the list it sends (``citations``; the ask stream's
   ``web_results``), its parsers make a source of each web URL once: a URL listed twice, or
   an entry with no web URL, shifted every marker after it by one.
+
+Stop 54 (filters56) made the lists agree with the answer:
+
+* ``limit=1`` cut Codex's and Perplexity's sources and their marks in the answer, and left
+  every citation: the text for the model listed one source and three citations (Codex's
+  gpt-4o-mini capture) or seven (Perplexity's), the pages cut among them.
+* ``intitle:`` (a check of no URL) dropped Codex's sources and left their citations.
 """
 
 import base64
@@ -321,3 +328,47 @@ def _block(usage: str, **content: object) -> dict[str, object]:
     """An ask stream block: ``web_results`` in a ``web_result_block``, else a markdown one."""
     holder = "web_result_block" if usage == "web_results" else "markdown_block"
     return {"intended_usage": usage, holder: {"progress": "DONE", **content}}
+
+
+# --- 6. Citations and bare URLs of the sources cut (stop 54, filters56) -------------------
+
+_URL = re.compile(r"https?://[^\s<>\"'`()\[\]]+")
+
+
+def _pages(text: str) -> set[str]:
+    """Every page ``text`` names, without OpenAI's mark or a sentence's full stop."""
+    return {url.replace("?utm_source=openai", "").rstrip(".") for url in _URL.findall(text)}
+
+
+@pytest.mark.parametrize(
+    ("provider", "capture", "query"),
+    [("codex", CODEX_CAPTURES[1], TOKYO), ("perplexity", PERPLEXITY_CAPTURE, POPULATION)],
+)
+async def test_a_limit_leaves_no_citation_of_a_page_it_cut(
+    sim: Simulator, provider: str, capture: str, query: str
+) -> None:
+    # Failed before: one source shown, and three citations (Codex) or seven (Perplexity)
+    # in the details and the text for the model, the pages cut among them.
+    body = read_capture(capture).decode("utf-8")
+    async with sim_client(sim) as ws:
+        sim[provider].enqueue(Fault.http(200, body, JSON_BODY))
+        plain = await ws.run(query, provider=provider)
+        sim[provider].enqueue(Fault.http(200, body, JSON_BODY))
+        result = await ws.run(query, provider=provider, limit=1)
+    everything = [s.url for s in plain.response.sources]
+    assert len(everything) > 1
+    assert len(plain.response.citations) == len(everything)
+    assert [s.url for s in result.response.sources] == everything[:1]
+    assert [c.url for c in result.response.citations] == everything[:1]
+    details = json.dumps(result.to_metadata())
+    assert _pages(result.text) == _pages(details) == {everything[0]}
+    assert "1 citation" in result.text
+
+
+async def test_a_title_filter_takes_the_citations_of_the_pages_it_drops(sim: Simulator) -> None:
+    # Failed before: `intitle:` judged the sources on their titles and the citations, on
+    # URLs alone, not at all: one source shown beside three citations.
+    response = await _codex(sim, CODEX_CAPTURES[1], f"{TOKYO} intitle:Demographics")
+    assert [s.title for s in response.sources] == ["Demographics of Tokyo"]
+    assert [c.url for c in response.citations] == [s.url for s in response.sources]
+    assert _linked_pages(response.answer) == [s.url for s in response.sources]

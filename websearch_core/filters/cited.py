@@ -7,15 +7,23 @@ past 100, or a URL it refuses). An answer that cites its sources, by number
 (:mod:`.markers`) or by link (:mod:`.links`), must follow each: a marker left as written
 named the source now in its place, a link pointed at a page no longer shown. This is the one
 function every such place calls, told by the provider how its answer cites.
+
+Such an answer's ``citations`` are the same pages listed (Codex's ``url_citation``, one per
+link; Perplexity's ``citations``, one per source): a ``limit`` cut the sources and the
+answer's marks of them, and left the list naming every page, so ``limit=1`` showed one
+source beside three citations (Codex's gpt-4o-mini capture) or seven (Perplexity's). They
+go with the answer's marks (:func:`cited_citations`). An answer engine that cites in
+blocks without marking its text (Anthropic, xAI) keeps its list: there it is the only
+word of where a sentence came from.
 """
 
 from collections.abc import Collection, Sequence
 
-from ..models import SearchResponse, SearchSource
-from .links import unlinked
+from ..models import SearchCitation, SearchResponse, SearchSource
+from .links import page_key, unlinked
 from .markers import renumbered
 
-__all__ = ["cited_answer", "kept_places", "shown_cited"]
+__all__ = ["cited_answer", "cited_citations", "first_cited", "kept_places", "shown_cited"]
 
 
 def cited_answer(
@@ -51,6 +59,71 @@ def cited_answer(
         shown = [source.url for n, source in enumerate(before, start=1) if n in kept]
         answer = unlinked(answer, gone, shown)
     return answer
+
+
+def cited_citations(
+    citations: Sequence[SearchCitation], before: Sequence[SearchSource], kept: Collection[int]
+) -> tuple[SearchCitation, ...]:
+    """The ``citations`` not naming a page of the sources ``before`` dropped (pure).
+
+    A citation of a page one of the ``kept`` sources is on stays, as does one of a page
+    that was never a source (none of a cut's business), as :func:`~.links.unlinked` keeps
+    such links.
+
+    Args:
+        citations: The answer's citations, in order.
+        before: The sources as the answer cited them, in order.
+        kept: The 1-based places in ``before`` of the sources still shown.
+
+    Example:
+        >>> pages = [SearchSource(title=t, url=f"https://{t}.org/") for t in "ab"]
+        >>> cited = [SearchCitation(url="https://a.org/?utm_source=openai"),
+        ...          SearchCitation(url="https://b.org/#x"), SearchCitation(url="https://c.org/")]
+        >>> [c.url for c in cited_citations(cited, pages, {2})]
+        ['https://b.org/#x', 'https://c.org/']
+    """
+    shown = {page_key(source.url) for n, source in enumerate(before, start=1) if n in kept}
+    gone = {page_key(source.url) for source in before} - shown
+    if not gone or not citations:
+        return tuple(citations)
+    return tuple(citation for citation in citations if page_key(citation.url) not in gone)
+
+
+def first_cited(
+    answer: str | None,
+    citations: Sequence[SearchCitation],
+    sources: Sequence[SearchSource],
+    count: int | None,
+    *,
+    numbers: bool,
+    links: bool,
+) -> tuple[str | None, tuple[SearchCitation, ...]]:
+    """The answer and citations a parser's ``limit`` leaves, showing the first ``count``.
+
+    Codex's and Perplexity's parsers cut their sources to the caller's ``limit`` (or
+    ``num_search_results``); the answer's marks of those cut and their citations go with
+    them (:func:`cited_answer`, :func:`cited_citations`).
+
+    Args:
+        answer: The answer as the provider wrote it (``None``: none).
+        citations: Its citations.
+        sources: Every source the answer cited, in order.
+        count: How many of them are shown (``None`` or 0: no cut).
+        numbers: ``ProviderInfo.answer_numbers_sources``.
+        links: ``ProviderInfo.answer_links_sources``.
+
+    Example:
+        >>> pages = [SearchSource(title=t, url=f"https://{t}.org/") for t in "ab"]
+        >>> first_cited("A.[1] B.[2]", [SearchCitation(url=p.url) for p in pages], pages, 1,
+        ...             numbers=True, links=False)
+        ('A.[1] B.', (SearchCitation(url='https://a.org/', title='', cited_text=None),))
+    """
+    if not count or count >= len(sources):
+        return answer, tuple(citations)
+    shown = range(1, count + 1)
+    if answer and (numbers or links):
+        answer = cited_answer(answer, sources, shown, numbers=numbers, links=links)
+    return answer, cited_citations(citations, sources, shown)
 
 
 def kept_places(before: Sequence[SearchSource], after: Sequence[SearchSource]) -> set[int]:
@@ -96,6 +169,9 @@ def shown_cited(
 
     Returns:
         ``response`` itself when nothing it cited went, else with its answer rewritten.
+        Its citations are the sanitiser's to cut: it drops a refused URL's citation as
+        it drops the source, and keeps 100 as it keeps 100 sources (a caller's smaller
+        count the parsers that cite have cut already, :func:`first_cited`).
     """
     answer = response.answer
     if not answer or not (numbers or links) or len(response.sources) >= len(before):

@@ -22,7 +22,7 @@ from ..models import (
     SearchResponse,
     SearchSource,
 )
-from .cited import cited_answer
+from .cited import cited_answer, cited_citations
 from .merge import RequestedFilters, requested_filters
 from .post import Dropped, drop_counts, kept_citations, post_filter
 from .query import Token, is_negated_filetype
@@ -332,15 +332,24 @@ def apply_plan(
             for tag in plan.wanted.dropped_languages
         ),
     )
-    update: dict[str, object] = {
-        "sources": checked.sources,
-        "filters": record,
-        # A citation is a URL the answer names: checked as the sources are, on its URL.
-        "citations": kept_citations(response.citations, plan.wanted, plan.checks, response.sources),
-    }
+    # A citation is a URL the answer names: checked as the sources are, on its URL.
+    citations = kept_citations(response.citations, plan.wanted, plan.checks, response.sources)
+    update: dict[str, object] = {"sources": checked.sources, "filters": record}
     cites = plan.numbered_answer or plan.linked_answer
-    if cites and response.answer and len(checked.sources) < len(response.sources):
-        update["answer"] = _answer_cited(plan, response, checked.sources)
+    if cites and len(checked.sources) < len(response.sources):
+        places = _kept_at(response.sources, checked.sources)
+        if response.answer:
+            update["answer"] = cited_answer(
+                response.answer,
+                response.sources,
+                places,
+                numbers=plan.numbered_answer,
+                links=plan.linked_answer,
+            )
+        # The answer's marks of a source dropped went: its citation goes with them, though
+        # a check of no URL (a date's) dropped it.
+        citations = cited_citations(citations, response.sources, places)
+    update["citations"] = citations
     if response.sources and not checked.sources:
         # What the engine made of the pages just dropped (an answer engine's text, Tavily's
         # answer, Kagi's summary, their citations, the follow-up questions and searches)
@@ -351,21 +360,14 @@ def apply_plan(
     return response.model_copy(update=update)
 
 
-def _answer_cited(plan: FilterPlan, response: SearchResponse, kept: Sequence[SearchSource]) -> str:
-    """``response``'s answer citing the ``kept`` sources alone (:func:`~.cited.cited_answer`).
+def _kept_at(before: Sequence[SearchSource], kept: Sequence[SearchSource]) -> set[int]:
+    """The 1-based places in ``before`` of the ``kept`` sources (:func:`~.cited.cited_answer`).
 
-    ``kept`` are the very objects of ``response.sources`` that passed, so their places are
-    found by identity, a URL given twice included.
+    ``kept`` are the very objects of ``before`` that passed, so their places are found by
+    identity, a URL given twice included.
     """
     passed = {id(source) for source in kept}
-    places = {n for n, source in enumerate(response.sources, start=1) if id(source) in passed}
-    return cited_answer(
-        response.answer or "",
-        response.sources,
-        places,
-        numbers=plan.numbered_answer,
-        links=plan.linked_answer,
-    )
+    return {n for n, source in enumerate(before, start=1) if id(source) in passed}
 
 
 def unmatched_filters(

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from ..errors import CreditsSpentError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
-from ..filters.cited import cited_answer
+from ..filters.cited import first_cited
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -231,15 +231,15 @@ def _summarise(
         message = IMAGE_ONLY if image_only else f"{NO_ANSWER}: {reading.why_empty()}"
         raise SearchProviderError(PROVIDER_ID, message, 502)
     count = params.result_count if params is not None else None
-    if count and len(sources) > count and answer:
-        # The answer's links to the pages cut off go with them (:mod:`..filters.links`).
-        shown = range(1, count + 1)
-        answer = cited_answer(answer, sources, shown, numbers=False, links=True)
+    # The answer's links to the pages cut off, and their citations, go with them.
+    cited, citations = first_cited(
+        answer, reading.citations, sources, count, numbers=False, links=True
+    )
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer=answer or None,
+        answer=cited or None,
         sources=sources[:count] if count else sources,
-        citations=tuple(reading.citations),
+        citations=citations,
         usage=_usage(response.get("usage")),
         model=text_or_none(response.get("model")),
         request_id=text_or_none(response.get("id")),

@@ -34,7 +34,8 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
-from ..filters.markers import as_sources, cut_to
+from ..filters.cited import first_cited
+from ..filters.markers import as_sources
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -321,19 +322,21 @@ def chat_response(
 
     Sources: one per ``citations`` URL, enriched from the ``search_results`` entry with the
     same URL (the citations are those URLs with their titles); else the ``search_results``;
-    else OpenRouter's ``url_citation`` annotations. ``limit`` cuts the sources, and the
-    answer's ``[n]`` markers of those cut off (:func:`~..filters.markers.cut_to`).
+    else OpenRouter's ``url_citation`` annotations. ``limit`` cuts the sources, the
+    answer's ``[n]`` markers of those cut off and their citations
+    (:func:`~..filters.cited.first_cited`).
     """
     sources, citations = _chat_sources(stream, now)
     answer = stream.answer.strip() or None
     if stream.citations:  # the markers number the list, the sources its web URLs once each
         listed = [url if is_http_url(url) else None for url in stream.citations]
         answer = as_sources(answer, listed)
+    answer, cited = first_cited(answer, citations, sources, limit, numbers=True, links=False)
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer=cut_to(answer, len(sources), limit or None),
+        answer=answer,
         sources=tuple(sources[:limit] if limit else sources),
-        citations=tuple(citations),
+        citations=cited,
         related_questions=tuple(stream.related_questions),
         usage=_usage(stream.usage),
         model=stream.model or requested_model,
