@@ -28,6 +28,8 @@ Stop 54 (filters56) made the lists agree with the answer:
   every citation: the text for the model listed one source and three citations (Codex's
   gpt-4o-mini capture) or seven (Perplexity's), the pages cut among them.
 * ``intitle:`` (a check of no URL) dropped Codex's sources and left their citations.
+* Codex's answer with no ``url_citation`` names its pages as bare URLs (its parser makes
+  its sources of them): a URL cut from the sources stayed in the text.
 """
 
 import base64
@@ -372,3 +374,66 @@ async def test_a_title_filter_takes_the_citations_of_the_pages_it_drops(sim: Sim
     assert [s.title for s in response.sources] == ["Demographics of Tokyo"]
     assert [c.url for c in response.citations] == [s.url for s in response.sources]
     assert _linked_pages(response.answer) == [s.url for s in response.sources]
+
+
+def _bare(layout: str) -> str:
+    """The gpt-4o-mini capture as an answer with no ``url_citation`` writes its pages.
+
+    ``parentheses``: each ``([site](url))`` written ``(url)``; ``list``: the links taken
+    out and the URLs listed under the answer, one a line.
+    """
+    body = json.loads(read_capture(CODEX_CAPTURES[1]))
+    part = next(p for item in body["output"] if item["type"] == "message" for p in item["content"])
+    text, part["annotations"] = part["text"], []
+    cited = re.compile(r" ?\(\[[^\[\]]*\]\((https://[^\s)]+)\)\)")
+    if layout == "parentheses":
+        part["text"] = cited.sub(r" (\1)", text)
+    else:
+        pages = "".join(f"\n- {url}" for url in cited.findall(text))
+        part["text"] = f"{cited.sub('', text).strip()}\n\nSources:{pages}"
+    return json.dumps(body)
+
+
+@pytest.mark.parametrize("layout", ["parentheses", "list"])
+async def test_a_bare_url_goes_with_the_source_a_limit_cuts(sim: Simulator, layout: str) -> None:
+    # Failed before: the sources were cut to one and the answer still named all three pages.
+    body = _bare(layout)
+    async with sim_client(sim) as ws:
+        sim["codex"].enqueue(Fault.http(200, body, JSON_BODY))
+        plain = await ws.search(TOKYO, provider="codex")
+        sim["codex"].enqueue(Fault.http(200, body, JSON_BODY))
+        response = await ws.search(TOKYO, provider="codex", limit=1)
+    assert _pages(plain.answer or "") == {s.url for s in plain.sources}
+    assert len(plain.sources) == 3
+    assert [s.url for s in response.sources] == [s.url for s in plain.sources[:1]]
+    answer = response.answer or ""
+    assert _pages(answer) == {plain.sources[0].url}
+    assert "Dhaka." in answer and "about 37 million." in answer
+    assert "()" not in answer and "  " not in answer and "\n- \n" not in answer
+    assert " ." not in answer
+
+
+async def test_a_bare_url_goes_with_the_source_a_filter_drops(sim: Simulator) -> None:
+    # Failed before: `-site:nippon.com` dropped the source and its URL stayed in the text.
+    sim["codex"].enqueue(Fault.http(200, _bare("parentheses"), JSON_BODY))
+    async with sim_client(sim) as ws:
+        response = await ws.search(f"{TOKYO} -site:nippon.com", provider="codex")
+    answer = response.answer or ""
+    assert "nippon" not in answer
+    assert _pages(answer) == {s.url for s in response.sources}
+    assert answer.endswith("following Jakarta and Dhaka.")
+
+
+async def test_a_bare_url_of_a_source_shown_stays(sim: Simulator) -> None:
+    """A guard: nothing cut, the answer names its pages as written."""
+    body = _bare("list")
+    written = next(
+        p["text"]
+        for item in json.loads(body)["output"]
+        if item["type"] == "message"
+        for p in item["content"]
+    )
+    sim["codex"].enqueue(Fault.http(200, body, JSON_BODY))
+    async with sim_client(sim) as ws:
+        response = await ws.search(TOKYO, provider="codex", limit=3)
+    assert response.answer == written.strip()

@@ -36,6 +36,17 @@ _LINK: Final = re.compile(
 """A Markdown link to a web page, with the parentheses around it when it is all they hold.
 
 The URL may hold one level of balanced parentheses (Wikipedia's ``XAI_(company)``)."""
+_BARE: Final = re.compile(
+    r"(?P<line>^[ \t]*(?:[-*+]|\d{1,3}[.)])?[ \t]*)?"
+    r"(?P<open>[ \t]*\([ \t]*)?"
+    r"(?P<url>https?://[^\s<>\"'`\[\]]+)",
+    re.MULTILINE,
+)
+"""A URL written bare in the text, with the list marker of a line or the parentheses it
+stands alone in (the URL takes a closing parenthesis or a full stop of the text with it:
+:func:`_bare_url` gives them back)."""
+_TRAILING: Final = ".,!?;:'\""
+"""What ends a sentence after a bare URL rather than the URL (as Codex's parser reads one)."""
 _TRACKING_PREFIX: Final = "utm_"
 """Query pairs a link adds to say who sent the reader (OpenAI's ``utm_source=openai``): the
 same page with or without them."""
@@ -88,4 +99,72 @@ def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
             return match[0]
         return "" if match["open"] is not None else match["words"]
 
-    return _LINK.sub(link, answer)
+    return _unbared(_LINK.sub(link, answer), gone)
+
+
+def _bare_url(written: str) -> tuple[str, str]:
+    """``written`` (a bare URL as matched) split into the URL and what the text goes on with.
+
+    Trailing punctuation ends the sentence, and a ``)`` the URL never opened closes the
+    text's parentheses, as Codex's parser reads a bare URL (``_codex_text``).
+
+    Example:
+        >>> _bare_url("https://a.org/x_(y)).")
+        ('https://a.org/x_(y)', ').')
+    """
+    url = written
+    while url and (url[-1] in _TRAILING or (url[-1] == ")" and url.count("(") < url.count(")"))):
+        url = url[:-1]
+    return url, written[len(url) :]
+
+
+def _unbared(answer: str, gone: set[str]) -> str:
+    """``answer`` without the URLs written bare in it of the ``gone`` pages.
+
+    Codex's answer with no ``url_citation`` names its sources so (its parser makes a source
+    of each such URL): a URL cut from the sources stayed in the text, pointing at a page the
+    response no longer shows. One alone in parentheses goes with them, one alone on a line
+    (a list item) with its line, one in a sentence with the space before it, so the
+    sentence reads on (``See https://a.org/x.`` reads ``See.``). A URL inside a Markdown link
+    is the link's business (:func:`unlinked`): only URLs outside any link are looked at.
+    """
+    if "://" not in answer:
+        return answer
+    kept: list[str] = []
+    end = 0
+    for match in _BARE.finditer(answer):
+        start = match.start("url")
+        if _in_link(answer, start):
+            continue
+        url, rest = _bare_url(match["url"])
+        if page_key(url) not in gone:
+            continue
+        alone = match["open"] is not None and rest.startswith(")")
+        if alone:  # the parentheses held the URL alone: they go with it
+            start, tail = match.start("open"), rest[1:]
+        else:
+            tail = rest
+        stop = match.end()
+        if match["line"] is not None and not alone and _ends_line(answer, stop):
+            start = match.start()  # the line (a list item) held the URL alone: it goes
+            stop = answer.find("\n", stop) + 1 or len(answer)
+            tail = ""
+        else:
+            while start > end and answer[start - 1] in " \t":
+                start -= 1
+        kept.append(answer[end:start] + tail)
+        end = stop
+    kept.append(answer[end:])
+    return "".join(kept)
+
+
+def _in_link(answer: str, start: int) -> bool:
+    """Whether the URL at ``start`` is a Markdown link's target (``](`` just before it)."""
+    return answer[max(0, start - 2) : start] == "]("
+
+
+def _ends_line(answer: str, stop: int) -> bool:
+    """Whether nothing but spaces or a sentence's end follows ``stop`` on its line."""
+    line_end = answer.find("\n", stop)
+    rest = answer[stop : len(answer) if line_end < 0 else line_end]
+    return not rest.strip(" \t" + _TRAILING)
