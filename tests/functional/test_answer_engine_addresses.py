@@ -437,3 +437,49 @@ async def test_a_bare_url_of_a_source_shown_stays(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
         response = await ws.search(TOKYO, provider="codex", limit=3)
     assert response.answer == written.strip()
+
+
+# --- 7. Markers past the entries a parser reads (stop 54, filters56) ----------------------
+
+_READ = 200
+"""The entries of a list a parser reads (``MAX_RESULT_ITEMS``): a body of 250 goes past it."""
+
+
+def _long_list(listed: list[str]) -> list[str]:
+    """``listed`` and pages of its first site after it, 250 entries in all."""
+    return listed + [f"{listed[0]}?page={n}" for n in range(len(listed) + 1, 251)]
+
+
+async def test_api_markers_past_the_entries_read_are_taken_out(sim: Simulator) -> None:
+    # Failed before: [230] numbered an entry the parser never read and stayed, beside 100
+    # sources. [7] is the capture's own; [300] is past every entry sent, no marker of ours.
+    body = json.loads(read_capture(PERPLEXITY_CAPTURE))
+    body["citations"] = _long_list(list(body["citations"]))
+    message = body["choices"][0]["message"]
+    message["content"] += " Older counts differ.[230][7] See table [300]."
+    sim["perplexity"].enqueue(Fault.http(200, json.dumps(body), JSON_BODY))
+    async with sim_client(sim) as ws:
+        response = await ws.search(POPULATION, provider="perplexity")
+    assert len(response.sources) == 100
+    assert (response.answer or "").endswith("Older counts differ.[7] See table [300].")
+
+
+async def test_ask_markers_past_the_results_read_are_taken_out(sim: Simulator) -> None:
+    # Failed before: as the API's, over the ask stream's web_results.
+    body = json.loads(read_capture(PERPLEXITY_CAPTURE))
+    results = [{"name": url, "url": url} for url in _long_list(list(body["citations"]))]
+    answer = body["choices"][0]["message"]["content"] + " Older counts differ.[230][7]"
+    snapshots = [
+        {"status": "PENDING", "blocks": [_block("web_results", web_results=results)]},
+        {
+            "status": "COMPLETED",
+            "final": True,
+            "blocks": [_block("ask_text_0_markdown", answer=answer)],
+        },
+    ]
+    events = "".join(f"event: message\ndata: {json.dumps(item)}\n\n" for item in snapshots)
+    sim["perplexity"].enqueue(Fault.http(200, events, _EVENTS))
+    async with sim_client(sim, api_keys={}) as ws:
+        response = await ws.search(POPULATION, provider="perplexity")
+    assert len(results) > _READ
+    assert (response.answer or "").endswith("Older counts differ.[7]")

@@ -60,7 +60,7 @@ def _moved(answer: str, count: int, place: Mapping[int, int]) -> str:
     return _MARKER.sub(marker, answer)
 
 
-def as_sources(answer: str | None, listed: Sequence[str | None]) -> str | None:
+def as_sources(answer: str | None, listed: Sequence[str | None], sent: int = 0) -> str | None:
     """``answer``, whose markers number the ``listed`` entries, numbering the sources made.
 
     Perplexity's markers number the list it sends (``citations``; the ask stream's
@@ -74,6 +74,11 @@ def as_sources(answer: str | None, listed: Sequence[str | None]) -> str | None:
         answer: The answer as the provider wrote it (``None``: no answer).
         listed: Each listed entry's key as its parser de-duplicates (its URL), in order;
             ``None`` for an entry that made no source.
+        sent: How many entries the provider listed, when more than ``listed`` (a parser
+            reads the first 200, ``MAX_RESULT_ITEMS``): a marker of an entry past those
+            read named a page no source was made of, and goes as one of an entry that
+            made none. A number past every entry sent is no marker (a year in brackets)
+            and stays.
 
     Returns:
         The answer with its markers numbering the sources, as written when they already
@@ -82,15 +87,18 @@ def as_sources(answer: str | None, listed: Sequence[str | None]) -> str | None:
     Example:
         >>> as_sources("A.[1] B.[2] C.[3] D.[4]", ["a", "a", None, "d"])
         'A.[1] B.[1] C. D.[2]'
+        >>> as_sources("A.[1] B.[3] In [2020].", ["a", "b"], sent=3)
+        'A.[1] B. In [2020].'
     """
     place: dict[int, int] = {}
     made: dict[str, int] = {}
     for number, key in enumerate(listed, start=1):
         if key is not None:
             place[number] = made.setdefault(key, len(made) + 1)
-    if answer is None or all(place.get(n) == n for n in range(1, len(listed) + 1)):
+    count = max(len(listed), sent)
+    if answer is None or all(place.get(n) == n for n in range(1, count + 1)):
         return answer
-    return _moved(answer, len(listed), place)
+    return _moved(answer, count, place)
 
 
 def cut_to(answer: str | None, count: int, shown: int | None) -> str | None:

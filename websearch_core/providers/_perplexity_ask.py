@@ -268,11 +268,11 @@ def ask_sources(merged: Mapping[str, Any], now: datetime | None = None) -> list[
 
 def _listed_sources(
     merged: Mapping[str, Any], now: datetime | None
-) -> tuple[list[SearchSource], list[str | None]]:
-    """:func:`ask_sources`, and the key of the source each listed web result made.
+) -> tuple[list[SearchSource], list[str | None], int]:
+    """:func:`ask_sources`, each listed result's source key, and how many were listed.
 
-    ``None`` for a result that made none; the answer's markers number the list
-    (:func:`~..filters.markers.as_sources`).
+    The key is ``None`` for a result that made no source; the answer's markers number the
+    list, the results past those read too (:func:`~..filters.markers.as_sources`).
     """
     items: list[Any] = []
     for block in merged.get("blocks", []):
@@ -291,7 +291,7 @@ def _listed_sources(
         keys.append(key)
         if source is not None and key is not None:
             unique[key] = source
-    return list(unique.values()), keys
+    return list(unique.values()), keys, len(items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,8 +324,8 @@ def parse_ask(
 ) -> SearchResponse:
     """The response for an ask stream's JSON events (``limit`` cuts as the API's does)."""
     merged = merge_ask_events(events)
-    sources, listed = _listed_sources(merged, now)
-    answer = as_sources(ask_answer(merged), listed)
+    sources, listed, sent = _listed_sources(merged, now)
+    answer = as_sources(ask_answer(merged), listed, sent)
     return SearchResponse(
         provider=PROVIDER_ID,
         answer=cut_to(answer, len(sources), limit or None),

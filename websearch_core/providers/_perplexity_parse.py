@@ -131,6 +131,8 @@ class ChatStream:
     request_id: str | None = None
     model: str | None = None
     citations: list[str] = field(default_factory=list)
+    citations_sent: int = 0
+    """How many entries the last ``citations`` list held, those past the ones read too."""
     search_results: list[Mapping[str, Any]] = field(default_factory=list)
     related_questions: list[str] = field(default_factory=list)
     annotations: list[Mapping[str, Any]] = field(default_factory=list)
@@ -156,7 +158,7 @@ class ChatStream:
                     if isinstance(item, str) and item.strip()
                 ]
                 if target == "citations":
-                    self.citations = texts
+                    self.citations, self.citations_sent = texts, len(listed)
                 else:
                     self.related_questions = texts
         results = data.get("search_results")
@@ -330,7 +332,7 @@ def chat_response(
     answer = stream.answer.strip() or None
     if stream.citations:  # the markers number the list, the sources its web URLs once each
         listed = [url if is_http_url(url) else None for url in stream.citations]
-        answer = as_sources(answer, listed)
+        answer = as_sources(answer, listed, stream.citations_sent)
     answer, cited = first_cited(answer, citations, sources, limit, numbers=True, links=False)
     return SearchResponse(
         provider=PROVIDER_ID,
