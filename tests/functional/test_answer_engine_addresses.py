@@ -273,7 +273,9 @@ async def test_markers_past_the_hundredth_source_are_taken_out(sim: Simulator) -
 _EVENTS = {"Content-Type": "text/event-stream"}
 
 
-def _listed_again(listed: list[str], extra: str, at: int, content: str) -> tuple[list[str], str]:
+def _listed_again(
+    listed: list[str], extra: str | None, at: int, content: str
+) -> tuple[list[str | None], str]:
     """``listed`` with ``extra`` put in at place ``at``, and ``content``'s markers as
     Perplexity would have numbered that list (each from ``at`` on one higher)."""
 
@@ -284,14 +286,16 @@ def _listed_again(listed: list[str], extra: str, at: int, content: str) -> tuple
     return [*listed[: at - 1], extra, *listed[at - 1 :]], _MARKER.sub(shifted, content)
 
 
-@pytest.mark.parametrize("extra", ["repeat", "not-web"])
+@pytest.mark.parametrize("extra", ["repeat", "not-web", "blank", "null"])
 async def test_api_markers_number_the_sources_made_of_the_list(sim: Simulator, extra: str) -> None:
     # Failed before: a citation listed twice (or one with no web URL) made no second
-    # source, and every marker after it named the source after the one it meant.
+    # source, and every marker after it named the source after the one it meant. Stop 54
+    # (filters56): so did a blank or null entry (the reader skipped it as no entry at all).
     plain = await _perplexity(sim, POPULATION)
     body = json.loads(read_capture(PERPLEXITY_CAPTURE))
     citations, message = body["citations"], body["choices"][0]["message"]
-    added = citations[1] if extra == "repeat" else "urn:isbn:0451450523"
+    entries = {"repeat": citations[1], "not-web": "urn:isbn:0451450523", "blank": " "}
+    added = entries.get(extra)
     body["citations"], message["content"] = _listed_again(citations, added, 3, message["content"])
     sim["perplexity"].enqueue(Fault.http(200, json.dumps(body), JSON_BODY))
     async with sim_client(sim) as ws:

@@ -131,6 +131,9 @@ class ChatStream:
     request_id: str | None = None
     model: str | None = None
     citations: list[str] = field(default_factory=list)
+    listed: list[str | None] = field(default_factory=list)
+    """Each ``citations`` entry read, stripped, ``None`` for one holding no text: the
+    answer's markers number the entries, these too (:func:`~..filters.markers.as_sources`)."""
     citations_sent: int = 0
     """How many entries the last ``citations`` list held, those past the ones read too."""
     search_results: list[Mapping[str, Any]] = field(default_factory=list)
@@ -152,13 +155,14 @@ class ChatStream:
         for key, target in (("citations", "citations"), ("related_questions", "related")):
             listed = data.get(key)
             if isinstance(listed, list) and listed:
-                texts = [
-                    item.strip()
+                entries = [
+                    (item.strip() or None) if isinstance(item, str) else None
                     for item in first_items(listed)
-                    if isinstance(item, str) and item.strip()
                 ]
+                texts = [entry for entry in entries if entry is not None]
                 if target == "citations":
                     self.citations, self.citations_sent = texts, len(listed)
+                    self.listed = entries
                 else:
                     self.related_questions = texts
         results = data.get("search_results")
@@ -331,7 +335,7 @@ def chat_response(
     sources, citations = _chat_sources(stream, now)
     answer = stream.answer.strip() or None
     if stream.citations:  # the markers number the list, the sources its web URLs once each
-        listed = [url if is_http_url(url) else None for url in stream.citations]
+        listed = [url if url and is_http_url(url) else None for url in stream.listed]
         answer = as_sources(answer, listed, stream.citations_sent)
     answer, cited = first_cited(answer, citations, sources, limit, numbers=True, links=False)
     return SearchResponse(
