@@ -90,7 +90,9 @@ async def test_api_key_request_shape_and_streamed_answer(sim: Simulator) -> None
         )
         for i in (1, 2, 3)
     ]
-    assert len(response.citations) == 10  # limit cuts the sources only
+    # The limit cuts the citations of the sources it cuts too (stop 54, filters56): the
+    # answer's markers of them went, and the list named pages no longer shown.
+    assert [c.url for c in response.citations] == [s.url for s in response.sources]
     assert response.citations[0].title == f"{QUERY} result 1"
     assert response.related_questions == ("What else is new about python asyncio?",)
     assert response.usage is not None and response.usage.total_tokens == 32
