@@ -11,7 +11,9 @@ went on citing it. A link whose page is gone is taken out here: a citation in pa
 holding nothing but the link goes whole (its words are the site's name, no words of the
 answer's), a link in the text keeps its words (``[Node.js](https://nodejs.org/)`` reads
 ``Node.js``). A link to a page that was never a source is none of the filters' business and
-stays, as does a link to a page one of the sources shown is on.
+stays, as does a link to a page one of the sources shown is on. With no ``url_citation``,
+Codex's answer may name a page as a bare URL (its parser makes a source of it): such a URL
+of a page gone goes too, its sentence reading on.
 
 Declared per provider (``ProviderInfo.answer_links_sources``). Of the other answer
 engines' captures, Kimi's chat answer links its pages the same way (``# [Kimi K2.6 ...]
@@ -82,7 +84,8 @@ def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
 
     Returns:
         The answer with each link to a dropped page reduced to its words, or taken out
-        with its parentheses when it stood alone in them.
+        with its parentheses when it stood alone in them, and each such page's URL written
+        bare taken out (:func:`_unbared`).
 
     Example:
         >>> unlinked("Big. ([a.org](https://a.org/x?utm_source=openai)) See "
