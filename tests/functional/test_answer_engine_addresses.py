@@ -314,6 +314,15 @@ async def test_ask_markers_number_the_sources_made_of_the_web_results(sim: Simul
         body["citations"], body["citations"][0], 4, body["choices"][0]["message"]["content"]
     )
     results = [{"name": url, "url": url} for url in urls]
+    sim["perplexity"].enqueue(Fault.http(200, _ask_stream(results, answer), _EVENTS))
+    async with sim_client(sim, api_keys={}) as ws:
+        response = await ws.search(POPULATION, provider="perplexity")
+    assert [s.url for s in response.sources] == [s.url for s in plain.sources]
+    assert response.answer == plain.answer
+
+
+def _ask_stream(results: list[dict[str, str]], answer: str) -> str:
+    """The ask endpoint's stream: the web results first, then the final answer."""
     snapshots = [
         {"status": "PENDING", "blocks": [_block("web_results", web_results=results)]},
         {
@@ -322,12 +331,7 @@ async def test_ask_markers_number_the_sources_made_of_the_web_results(sim: Simul
             "blocks": [_block("ask_text_0_markdown", answer=answer)],
         },
     ]
-    events = "".join(f"event: message\ndata: {json.dumps(item)}\n\n" for item in snapshots)
-    sim["perplexity"].enqueue(Fault.http(200, events, _EVENTS))
-    async with sim_client(sim, api_keys={}) as ws:
-        response = await ws.search(POPULATION, provider="perplexity")
-    assert [s.url for s in response.sources] == [s.url for s in plain.sources]
-    assert response.answer == plain.answer
+    return "".join(f"event: message\ndata: {json.dumps(item)}\n\n" for item in snapshots)
 
 
 def _block(usage: str, **content: object) -> dict[str, object]:
@@ -473,16 +477,7 @@ async def test_ask_markers_past_the_results_read_are_taken_out(sim: Simulator) -
     body = json.loads(read_capture(PERPLEXITY_CAPTURE))
     results = [{"name": url, "url": url} for url in _long_list(list(body["citations"]))]
     answer = body["choices"][0]["message"]["content"] + " Older counts differ.[230][7]"
-    snapshots = [
-        {"status": "PENDING", "blocks": [_block("web_results", web_results=results)]},
-        {
-            "status": "COMPLETED",
-            "final": True,
-            "blocks": [_block("ask_text_0_markdown", answer=answer)],
-        },
-    ]
-    events = "".join(f"event: message\ndata: {json.dumps(item)}\n\n" for item in snapshots)
-    sim["perplexity"].enqueue(Fault.http(200, events, _EVENTS))
+    sim["perplexity"].enqueue(Fault.http(200, _ask_stream(results, answer), _EVENTS))
     async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(POPULATION, provider="perplexity")
     assert len(results) > _READ

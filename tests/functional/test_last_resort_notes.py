@@ -11,6 +11,7 @@ from typing import cast
 
 from tests.functional._locked_store import behind_a_held_lock
 from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, public_web_asked_last
+from websearch_core import SearchResponse
 from websearch_core.note_bound import MAX_NOTES
 from websearch_core.testing import Simulator
 from websearch_core.testing.protocols.searxng import SearxngProtocol
@@ -31,12 +32,12 @@ async def test_public_web_s_uncounted_note_follows_the_engines_that_did_not_answ
     )
 
 
-async def test_a_provider_s_own_notes_come_before_its_uncounted_note(
-    tmp_path: Path, locked_file: sqlite3.Connection
-) -> None:
-    # SearXNG answers without two of its engines and says so in its own notes.
+async def _searxng_uncounted(
+    tmp_path: Path, locked_file: sqlite3.Connection, unresponsive: list[list[str]]
+) -> SearchResponse:
+    """SearXNG's answer without the ``unresponsive`` engines, asked behind a held lock."""
     async with Simulator(["searxng"]) as sim:
-        cast(SearxngProtocol, sim["searxng"].protocol).unresponsive_engines = [["qwant", "timeout"]]
+        cast(SearxngProtocol, sim["searxng"].protocol).unresponsive_engines = unresponsive
         settings = sim.settings(
             deadline_seconds=20.0,
             providers=("searxng",),
@@ -46,7 +47,14 @@ async def test_a_provider_s_own_notes_come_before_its_uncounted_note(
             cache=False,
         )
         async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            response = await ws.search("rust tokio")
+            return await ws.search("rust tokio")
+
+
+async def test_a_provider_s_own_notes_come_before_its_uncounted_note(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # SearXNG answers without two of its engines and says so in its own notes.
+    response = await _searxng_uncounted(tmp_path, locked_file, [["qwant", "timeout"]])
     assert response.provider == "searxng" and response.sources
     assert response.notes == ("SearXNG engine did not answer: qwant: timeout", SEARXNG_UNCOUNTED)
 
@@ -60,19 +68,8 @@ async def test_an_uncounted_note_after_twenty_engine_notes_keeps_the_bound(
     says 181 more; the chain then adds the request's uncounted note. The bound holds, the
     chain's note is kept right after the engines' and the one count, last, is 182.
     """
-    async with Simulator(["searxng"]) as sim:
-        protocol = cast(SearxngProtocol, sim["searxng"].protocol)
-        protocol.unresponsive_engines = [[f"engine{n}", "timeout"] for n in range(200)]
-        settings = sim.settings(
-            deadline_seconds=20.0,
-            providers=("searxng",),
-            budget={"searxng": "100/day"},
-            state_backend="sqlite",
-            state_dir=tmp_path,
-            cache=False,
-        )
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            response = await ws.search("rust tokio")
+    engines = [[f"engine{n}", "timeout"] for n in range(200)]
+    response = await _searxng_uncounted(tmp_path, locked_file, engines)
     assert response.provider == "searxng" and response.sources
     notes = response.notes
     assert len(notes) == MAX_NOTES
