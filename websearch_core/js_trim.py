@@ -15,7 +15,7 @@ Example:
 
 from typing import Final
 
-__all__ = ["JS_WHITESPACE", "is_blank"]
+__all__ = ["JS_WHITESPACE", "is_blank", "unless_blank"]
 
 JS_WHITESPACE: Final = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
@@ -28,3 +28,19 @@ LineTerminator (line feed, carriage return, U+2028, U+2029): what ``trim()`` str
 def is_blank(text: str) -> bool:
     """Whether JavaScript's ``text.trim()`` would leave an empty string."""
     return not text.strip(JS_WHITESPACE)
+
+
+def unless_blank(text: str) -> str:
+    r"""``text``, or ``""`` when JavaScript's ``trim()`` would leave nothing of it.
+
+    A parser trims with ``str.strip`` and then falls back on an empty field (a title to
+    the URL, a snippet to none); a field of only byte-order marks survives that strip, so
+    it was kept as a title or snippet that reads as nothing. Passing the stripped text
+    through here makes the fallback the one the spec's reference takes; text with any
+    other character is returned as it is.
+
+    Example:
+        >>> unless_blank("\ufeff"), unless_blank("\ufeffa"), unless_blank("a")
+        ('', '\ufeffa', 'a')
+    """
+    return "" if is_blank(text) else text

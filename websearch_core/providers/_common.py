@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from dateutil import parser as date_parser
 
+from ..js_trim import unless_blank
 from ..models import Recency
 
 __all__ = [
@@ -304,7 +305,7 @@ def collapse_whitespace(text: str) -> str:
     trimmed = text.strip()
     if trimmed.isprintable() and "  " not in trimmed:
         return trimmed
-    return " ".join(trimmed.split())
+    return unless_blank(" ".join(trimmed.split()))
 
 
 def strip_tags(text: str) -> str:

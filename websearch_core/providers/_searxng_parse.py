@@ -203,7 +203,7 @@ def _source(item: Any, position: int) -> SearchSource | None:
         published = item.get("published_date")
     published_text = text_or_none(published)
     return SearchSource(
-        title=collapse_whitespace(title) if isinstance(title, str) and title.strip() else url,
+        title=(collapse_whitespace(title) if isinstance(title, str) else "") or url,
         url=url,
         snippet=text_or_none(content),
         published_date=published_text,
