@@ -152,6 +152,13 @@ def dump_response(response: SearchResponse) -> bytes:
         # stale answer's age folds it): put first in the object, which always holds
         # ``provider`` so it is never empty.
         row = b'{"notes_left_out":%d,%s' % (response.notes_left_out, row[1:])
+    if response.related_questions_left_out or response.search_queries_left_out:
+        # The lists' counts, likewise: a cached answer of 25 queries says 25, not the 20 kept.
+        row = b'{"related_questions_left_out":%d,"search_queries_left_out":%d,%s' % (
+            response.related_questions_left_out,
+            response.search_queries_left_out,
+            row[1:],
+        )
     return row
 
 

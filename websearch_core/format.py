@@ -175,10 +175,12 @@ def format_for_llm(response: SearchResponse, notes: Sequence[str] = ()) -> str:
         parts.extend(_citation_lines(response.citations))
     if response.related_questions:
         parts.append("\n## Related")
-        parts.append(format_count("question", len(response.related_questions)))
+        asked = len(response.related_questions) + response.related_questions_left_out
+        parts.append(format_count("question", asked))
         parts.extend(f"- {question}" for question in response.related_questions)
     if response.search_queries:
-        parts.append(f"Search queries: {len(response.search_queries)}")
+        ran = len(response.search_queries) + response.search_queries_left_out
+        parts.append(f"Search queries: {ran}")
         parts.extend(
             f"- {truncate_text(query, QUERY_LIMIT)}"
             for query in response.search_queries[:MAX_SEARCH_QUERIES]

@@ -509,6 +509,15 @@ class SearchResponse(_Frozen):
     last note); the result cache writes it into its rows itself
     (:func:`~websearch_core.cache.dump_response`). A wrap serializer choosing per dump
     doubled the cost of every response's dump (10 sources: ~7 -> ~14 us)."""
+    related_questions_left_out: int = Field(default=0, ge=0, exclude=True)
+    """Related questions the core left out to keep :data:`~websearch_core.sanitize.
+    MAX_LIST_ITEMS`: the spec's ``## Related`` count is the provider's, so the text says
+    ``len(related_questions)`` plus this. Left out of every dump, as
+    :attr:`notes_left_out` is (``--json`` keeps its shape); the cache stores it itself."""
+    search_queries_left_out: int = Field(default=0, ge=0, exclude=True)
+    """Search queries the core left out to keep :data:`~websearch_core.sanitize.
+    MAX_LIST_ITEMS`: the spec's ``Search queries: <n>`` is how many the provider ran, so the
+    text says ``len(search_queries)`` plus this (25, where 20 are kept and 3 shown)."""
     filters: tuple[AppliedFilter, ...] = ()
     """Each filter asked for (query directives and parameters merged) and how it was
     applied; empty when the search had none."""

@@ -78,6 +78,7 @@ __all__ = [
     "clean_text",
     "cut_line",
     "is_clean_url",
+    "lists_left_out",
     "source_cap",
 ]
 
@@ -87,7 +88,8 @@ MAX_SOURCES = 100
 """The most sources any response keeps when neither the caller nor the provider says less."""
 MAX_CITATIONS = 100
 MAX_LIST_ITEMS = 20
-"""Related questions and search queries kept."""
+"""Related questions and search queries kept; how many more there were is kept beside them
+(:func:`lists_left_out`), so the text's counts stay the provider's."""
 LINE_LIMIT = 300
 """UTF-16 units of one-line upstream text kept, ``…`` included: Brave's documented title cut
 (``299`` and ``…``), the one rule any provider's reference gives for a title."""
@@ -250,6 +252,37 @@ def clean_response(
         cap: The most sources to keep (see :func:`source_cap`).
         redactor: Masks credentials; ``None`` when the call used none.
     """
+    cleaned = _cleaned(response, cap, redactor)
+    if (
+        len(response.related_questions) <= MAX_LIST_ITEMS
+        and len(response.search_queries) <= MAX_LIST_ITEMS
+    ):
+        return cleaned
+    return cleaned.model_copy(update=lists_left_out(response))
+
+
+def lists_left_out(response: SearchResponse) -> dict[str, int]:
+    """How many related questions and search queries a cut to :data:`MAX_LIST_ITEMS` leaves out.
+
+    The spec's counts (``## Related``'s ``<n> questions``, ``Search queries: <n>``) are what
+    the provider sent; the lists are kept bounded, so the counts left out are kept beside
+    them (folded into any count ``response`` carries) and the text adds them back.
+
+    Example:
+        >>> asked = SearchResponse(provider="p", search_queries=tuple("q" * 25))
+        >>> lists_left_out(asked)
+        {'related_questions_left_out': 0, 'search_queries_left_out': 5}
+    """
+    questions = max(len(response.related_questions) - MAX_LIST_ITEMS, 0)
+    queries = max(len(response.search_queries) - MAX_LIST_ITEMS, 0)
+    return {
+        "related_questions_left_out": response.related_questions_left_out + questions,
+        "search_queries_left_out": response.search_queries_left_out + queries,
+    }
+
+
+def _cleaned(response: SearchResponse, cap: int, redactor: Redactor | None) -> SearchResponse:
+    """:func:`clean_response` but for the counts of list items left out."""
     reachable, sources_plain = _reachable(response, cap)
     lines, blocks, urls, too_long = _texts(reachable)
     if not too_long and not _texts_need_cleaning(lines, blocks, urls, redactor):

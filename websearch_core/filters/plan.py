@@ -357,6 +357,7 @@ def apply_plan(
         # it gone the attempt ends as "no results matching the filters" and the chain goes
         # on to a provider that keeps to them.
         update.update(answer=None, citations=(), related_questions=(), search_queries=())
+        update.update(related_questions_left_out=0, search_queries_left_out=0)
     return response.model_copy(update=update)
 
 
