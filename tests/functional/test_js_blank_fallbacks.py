@@ -21,6 +21,8 @@ import pytest
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client
 from websearch_core.models import SearchSource
+from websearch_core.providers._codex_parse import parse_response_object
+from websearch_core.providers._xai_parse import parse_response_object as parse_xai_response
 from websearch_core.providers._zai_parse import parse_payload
 from websearch_core.testing import Fault, Simulator
 
@@ -116,3 +118,43 @@ def test_a_bom_before_a_letter_is_kept_as_text() -> None:
     source = parse_payload(body).sources[0]
 
     assert source.title == first["title"]
+
+
+@pytest.mark.usefixtures("no_gemini_variables")
+async def test_gemini_blank_grounding_title_shows_the_url() -> None:
+    body = json.loads(read_capture("gemini/generate_content_google_search_call1.json"))
+    chunk = body["candidates"][0]["groundingMetadata"]["groundingChunks"][0]["web"]
+    chunk["title"] = BOM
+    async with Simulator(["gemini"]) as sim:
+        sim["gemini"].enqueue(Fault.http(200, json.dumps(body), JSON))
+        async with sim_client(sim, rate_limit_wait_seconds=0) as ws:
+            result = await ws.run("weather in san francisco", provider="gemini", use_cache=False)
+
+    assert result.error is None, result.error
+    source = result.response.sources[0]  # the capture's one grounding chunk
+    assert source.title == source.url
+    assert source.url.startswith("https://www.google.com/search?q=weather")
+
+
+def test_codex_blank_citation_title_shows_the_url() -> None:
+    body = json.loads(read_capture("openai/responses_web_search_url_citation_gpt5_2.json"))
+    (message,) = [item for item in body["output"] if item.get("type") == "message"]
+    note = message["content"][0]["annotations"][0]
+    note["title"] = BOM
+
+    sources = parse_response_object(body).sources
+
+    assert sources and sources[0].title == sources[0].url
+    assert sources[0].url in note["url"]
+
+
+def test_xai_blank_citation_title_shows_the_url() -> None:
+    body = json.loads(read_capture("xai/responses_web_search_tool.json"))
+    (message,) = [item for item in body["output"] if item.get("type") == "message"]
+    note = message["content"][0]["annotations"][0]
+    note["title"] = BOM
+
+    sources = parse_xai_response(body).sources
+
+    assert sources and sources[0].url == note["url"]
+    assert sources[0].title == sources[0].url

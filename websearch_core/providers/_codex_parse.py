@@ -93,7 +93,7 @@ class _Sources:
         if clean is None or not is_http_url(clean):
             return None
         clean = strip_openai_utm(clean)
-        name = collapse_whitespace(title) if isinstance(title, str) and title.strip() else clean
+        name = (collapse_whitespace(title) if isinstance(title, str) else "") or clean
         known = self.by_url.get(clean)
         if known is None:
             self.by_url[clean] = SearchSource(title=name, url=clean, snippet=snippet)

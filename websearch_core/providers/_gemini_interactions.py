@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ResponseParseError
+from ..js_trim import unless_blank
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ._common import first_items, is_http_url
 from ._gemini_parse import PROVIDER_ID
@@ -27,7 +28,8 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 
 def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
+    """``value`` trimmed, ``None`` when no string or blank to JavaScript's ``trim()`` (a BOM)."""
+    return (unless_blank(value.strip()) or None) if isinstance(value, str) else None
 
 
 def _int(value: Any) -> int | None:

@@ -40,6 +40,7 @@ from typing import Any
 from ..domain_names import domain_name
 from ..errors import EmptyResponseError, ProviderUnavailableError, ResponseParseError
 from ..event_stream_body import asked_stream_events
+from ..js_trim import unless_blank
 from ..json_decode import json_loads, response_json
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -68,7 +69,8 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 
 def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
+    """``value`` trimmed, ``None`` when no string or blank to JavaScript's ``trim()`` (a BOM)."""
+    return (unless_blank(value.strip()) or None) if isinstance(value, str) else None
 
 
 def _int(value: Any) -> int | None:

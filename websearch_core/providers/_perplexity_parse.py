@@ -36,6 +36,7 @@ from ..errors import ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..filters.cited import first_cited
 from ..filters.markers import as_sources
+from ..js_trim import unless_blank
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -70,8 +71,8 @@ STREAM_FAILED = "Perplexity API stream failed"
 
 
 def clean_text(value: Any) -> str | None:
-    """``value`` stripped when it is a non-blank string, else ``None``."""
-    return (value.strip() or None) if isinstance(value, str) else None
+    """``value`` stripped when it is a non-blank string (as ``trim()`` judges), else ``None``."""
+    return (unless_blank(value.strip()) or None) if isinstance(value, str) else None
 
 
 def as_mapping(value: Any) -> Mapping[str, Any]:

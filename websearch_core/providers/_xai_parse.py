@@ -53,7 +53,7 @@ class _Found:
         clean = text_or_none(url)
         if clean is None or not is_http_url(clean) or clean in self.sources:
             return
-        name = collapse_whitespace(title) if isinstance(title, str) and title.strip() else clean
+        name = (collapse_whitespace(title) if isinstance(title, str) else "") or clean
         self.sources[clean] = SearchSource(title=name, url=clean, snippet=snippet)
 
     def annotations(self, notes: Any, text: str = "") -> None:
