@@ -26,6 +26,7 @@ import pytest
 
 from tests.conftest import SHARED_FIXTURES
 from websearch_core.html import host_of, resolve_link
+from websearch_core.js_trim import is_blank
 from websearch_core.providers._bing_parse import BING_BASE_URL
 from websearch_core.providers._brave_parse import (
     _PLAIN_HOST,
@@ -51,7 +52,13 @@ AWKWARD = [*WHITESPACE, "\x00", "\x1b", "\x7f", "\u200b", "\ufeff", "é", "😀"
 
 
 def _general_collapse(text: str) -> str:
-    return " ".join(text.split())
+    """Runs of whitespace as one space, ends trimmed; blank as JavaScript's ``trim()`` says.
+
+    Text of only byte-order marks (which ``str.split`` keeps) collapses to nothing, so a
+    title of them falls back to the URL as the spec's reference does.
+    """
+    collapsed = " ".join(text.split())
+    return "" if is_blank(collapsed) else collapsed
 
 
 def _capture_strings() -> Iterator[str]:
