@@ -22,6 +22,7 @@ from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client
 from websearch_core.models import SearchSource
 from websearch_core.providers._codex_parse import parse_response_object
+from websearch_core.providers._mojeek_parse import parse_page as parse_mojeek_page
 from websearch_core.providers._xai_parse import parse_response_object as parse_xai_response
 from websearch_core.providers._zai_parse import parse_payload
 from websearch_core.testing import Fault, Simulator
@@ -157,4 +158,16 @@ def test_xai_blank_citation_title_shows_the_url() -> None:
     sources = parse_xai_response(body).sources
 
     assert sources and sources[0].url == note["url"]
+    assert sources[0].title == sources[0].url
+
+
+def test_mojeek_blank_title_shows_the_url() -> None:
+    """A scraper's title goes through ``collapse_whitespace`` and falls back the same way."""
+    page = read_capture("mojeek/serp_javascript_tutorial_2026.html").decode()
+    title = ">The Modern JavaScript Tutorial</a"
+    assert page.count(title) == 1
+
+    sources = parse_mojeek_page(page.replace(title, ">\n  &#xFEFF; </a"))
+
+    assert sources[0].url == "https://javascript.info/"
     assert sources[0].title == sources[0].url

@@ -91,7 +91,7 @@ async def test_json_keeps_its_shape() -> None:
 
 @pytest.mark.usefixtures("no_gemini_variables")
 async def test_a_row_written_before_the_counts_still_reads() -> None:
-    """Guard: a cache row without the counts (an older release's) reads, its lists as kept."""
+    """A cache row without the counts (an older release's) reads, its lists as kept, 0 cut."""
     (result,) = await _runs("gemini", _gemini_with_queries())
     row = json.loads(dump_response(result.response))
     row.pop("related_questions_left_out", None), row.pop("search_queries_left_out", None)
