@@ -58,6 +58,14 @@ from . import __version__
 from .browser import INSTALL_HINT
 from .call_secrets import settings_secrets
 from .clauses import join_clauses
+from .cli_auth_json import (
+    AUTH_JSON_HELP,
+    import_answer,
+    list_answer,
+    refusal_fields,
+    remove_answer,
+    set_answer,
+)
 from .cli_crash import SearchCrashed, crash_report
 from .cli_dispatch import CommandLineError, CommandParser, split_command
 from .cli_exit_help import EXIT_HELP, SEARCH_EXIT_HELP
@@ -192,16 +200,19 @@ def _command(args: list[str]) -> int:
     """:func:`main` once stdout is guarded: parse, run the handler, report its errors."""
     # Ctrl-C can come at any moment, the lazy imports of parsing included.
     as_json = asks_for_json(args)  # a refusal is then JSON on stdout too (cli_refusals)
+    fields: dict[str, object] | None = None  # what a refusal's JSON holds before "error"
     try:
         others = {name: _PARSERS[name] for name in _COMMANDS}
         try:
             named, parser, command_args = split_command(args, _search_parser(), others)
+            fields = _refusal_fields(named, None)
             namespace = parser.parse_command(command_args)
         except CommandLineError as error:  # one line naming the option, as for a setting
-            return refuse(str(error), as_json=as_json)
+            return refuse(str(error), as_json=as_json, fields=fields)
         except SystemExit as exit_:  # --help and --version print, then exit
             return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         command = named or "search"
+        fields = _refusal_fields(named, namespace)
         if named is None and "--" not in command_args:  # after --, the word is meant
             # Said by the search once its settings are accepted: with a bad variable
             # nothing is searched, and the line would only stand before that error.
@@ -217,9 +228,9 @@ def _command(args: list[str]) -> int:
             sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
             return status
     except ValidationError as error:
-        return refuse(_describe_validation_error(error), as_json=as_json)
+        return refuse(_describe_validation_error(error), as_json=as_json, fields=fields)
     except (ConfigurationError, _UsageError) as error:
-        return refuse(" ".join(str(error).split()), as_json=as_json)
+        return refuse(" ".join(str(error).split()), as_json=as_json, fields=fields)
     except BrokenPipeError:
         return _reader_went_away()
     except OutputFailedError as error:
@@ -229,6 +240,29 @@ def _command(args: list[str]) -> int:
         return fail("interrupted", EXIT_INTERRUPTED)
     except Exception as error:  # a bug: in a search (reported there) or anywhere else
         return _crashed(error)
+
+
+def _refusal_fields(
+    named: str | None, namespace: argparse.Namespace | None
+) -> dict[str, object] | None:
+    """What a refusal's JSON holds before ``error``: for ``auth``, the id it was about.
+
+    Every ``auth`` refusal names its ``provider`` (null before the command line is read),
+    as ``auth remove``'s did; other commands' refusals are as they were.
+    """
+    if named != "auth":
+        return None
+    return refusal_fields(None if namespace is None else _auth_id(namespace))
+
+
+def _auth_id(namespace: argparse.Namespace) -> str | None:
+    """The id an ``auth`` action was given, as it reads it (trimmed, lower case), if any.
+
+    ``auth remove``'s refusal named its ``provider`` and ``auth set``'s did not: a script
+    reading refusals had to know which action it ran. ``import``'s source is its entry.
+    """
+    given = getattr(namespace, "provider", None) or getattr(namespace, "source", None)
+    return given.strip().lower() if isinstance(given, str) else None
 
 
 def _crashed(error: Exception) -> int:
@@ -747,7 +781,7 @@ def _auth_parser() -> CommandParser:
     set_parser.add_argument(
         "provider", help=f"provider id, e.g. brave ('{PROG} auth set' alone lists them)"
     )
-    set_parser.add_argument("--json", action="store_true", help=_SET_JSON_HELP)
+    set_parser.add_argument("--json", action="store_true", help=AUTH_JSON_HELP["set"])
     _verbose_option(set_parser)
     set_parser.set_defaults(handler=_auth_set)
     list_parser = actions.add_parser(
@@ -759,7 +793,7 @@ def _auth_parser() -> CommandParser:
             "(brave, gemini-cli, ...), one a line. The keys and tokens are never shown."
         ),
     )
-    list_parser.add_argument("--json", action="store_true", help=_LIST_JSON_HELP)
+    list_parser.add_argument("--json", action="store_true", help=AUTH_JSON_HELP["list"])
     _verbose_option(list_parser)
     list_parser.set_defaults(handler=_auth_list)
     remove_parser = actions.add_parser(
@@ -781,14 +815,7 @@ def _auth_parser() -> CommandParser:
         action="store_true",
         help="forget the stored OAuth token instead (an entry such as gemini or gemini-cli)",
     )
-    remove_parser.add_argument(
-        "--json",
-        action="store_true",
-        help=(
-            'answer as JSON on stdout: {"provider", "removed": "api_key" or "oauth", '
-            '"oauth_kept"}, or {"provider", "error", "failed": true} when nothing was stored'
-        ),
-    )
+    remove_parser.add_argument("--json", action="store_true", help=AUTH_JSON_HELP["remove"])
     _verbose_option(remove_parser)
     remove_parser.set_defaults(handler=_auth_remove)
     sources = sorted(IMPORT_SOURCES)
@@ -812,6 +839,7 @@ def _auth_parser() -> CommandParser:
     # sign-in that cannot be imported (codex) is told where it is stored instead.
     import_parser.add_argument("source", metavar=f"{{{','.join(sources)}}}", help="whose sign-in")
     import_parser.add_argument("path", nargs="?", help="the file, if not in its usual place")
+    import_parser.add_argument("--json", action="store_true", help=AUTH_JSON_HELP["import"])
     _verbose_option(import_parser)
     import_parser.set_defaults(handler=_auth_import)
     return parser
@@ -884,15 +912,6 @@ def _import_usage(sources: Sequence[str]) -> str:
     )
 
 
-_SET_JSON_HELP = (
-    'answer as JSON on stdout: {"provider", "stored": "api_key", "credentials_file", '
-    '"used_instead"} (the variable or setting whose key is sent first, or null); the key is '
-    "never in it"
-)
-_LIST_JSON_HELP = (
-    'answer as JSON on stdout: {"credentials_file", "stored": [{"provider", "api_key", '
-    '"oauth"}]}, true or false for what is stored; never a key or token'
-)
 _AUTH_VERBOSE_HELP = (
     "log to stderr which credential store file is used and why, and what is read from and "
     "written to it (paths and counts, never a key)"
@@ -943,7 +962,7 @@ def _auth_set(args: argparse.Namespace) -> int:
     store.set(provider_id, key)
     shadow = _key_used_instead(provider_id, settings)
     said = f"Stored an API key for {provider_id} in {store.path}"
-    _say_or_json(said, _set_answer(provider_id, store, shadow), as_json=args.json)
+    _say_or_json(said, set_answer(provider_id, store.path, shadow), as_json=args.json)
     if shadow is not None:
         _warn(f"{shadow} holds a key for {provider_id} too, and it is used before the stored one")
     refused = _refused_sign_in_before_key(provider_id, store)
@@ -955,22 +974,6 @@ def _auth_set(args: argparse.Namespace) -> int:
             f"`{PROG} auth remove {refused.entry} --oauth`"
         )
     return EXIT_OK
-
-
-def _set_answer(provider_id: str, store: CredentialStore, shadow: str | None) -> dict[str, object]:
-    """What ``auth set --json`` answers: as ``auth remove --json``'s, what was done to which id.
-
-    ``auth remove`` answered a script in JSON and ``auth set`` could not be asked to
-    (``--json: not an option``). What was stored is named, never its value; where a key
-    sent before it comes from (a variable's name, the setting) is the one thing a script
-    could not see without reading stderr, so it is a field too.
-    """
-    return {
-        "provider": provider_id,
-        "stored": "api_key",
-        "credentials_file": str(store.path),
-        "used_instead": shadow,
-    }
 
 
 def _refused_sign_in_before_key(provider_id: str, store: CredentialStore) -> SignedIn | None:
@@ -1130,15 +1133,14 @@ def _auth_list(args: argparse.Namespace) -> int:
     if not providers:
         print(f"No stored API keys or sign-ins in {store.path}", file=sys.stderr)
     if args.json:
-        stored = [
-            {
-                "provider": provider_id,
-                "api_key": store.get(provider_id) is not None,
-                "oauth": store.get_oauth(provider_id) is not None,
-            }
+        held = {
+            provider_id: (
+                store.get(provider_id) is not None,
+                store.get_oauth(provider_id) is not None,
+            )
             for provider_id in providers
-        ]
-        print(json_text({"credentials_file": str(store.path), "stored": stored}))
+        }
+        print(json_text(list_answer(store.path, held)))
         return EXIT_OK
     for provider_id in providers:
         print(provider_id)
@@ -1156,14 +1158,15 @@ def _auth_remove(args: argparse.Namespace) -> int:
     store = _credential_store()
     known = oauth_entries() if args.oauth else KEY_IDS
     provider_id = _stored_id(args.provider, known, stored=store.providers(), oauth=args.oauth)
-    answer = {"provider": provider_id}
+    answer = refusal_fields(provider_id)
     if args.oauth:
         if not store.remove(provider_id, "oauth"):
             meant = _stored_id_meant(provider_id, store, oauth=True)
             missing = f"no stored OAuth token for {provider_id}{meant}"
             return refuse(missing, as_json=args.json, status=EXIT_FAILED, fields=answer)
         said = f"Removed the stored OAuth token for {provider_id}"
-        return _say_or_json(said, {**answer, "removed": "oauth"}, as_json=args.json)
+        done = remove_answer(provider_id, oauth=True, oauth_kept=False)
+        return _say_or_json(said, done, as_json=args.json)
     removed = store.remove(provider_id, "api_key")
     kept = " (its stored OAuth token is kept)" if store.get_oauth(provider_id) else ""
     if not removed:
@@ -1171,7 +1174,7 @@ def _auth_remove(args: argparse.Namespace) -> int:
         missing = f"no stored API key for {provider_id}{kept}{meant}"
         return refuse(missing, as_json=args.json, status=EXIT_FAILED, fields=answer)
     said = f"Removed the stored API key for {provider_id}{kept}"
-    done = {**answer, "removed": "api_key", "oauth_kept": bool(kept)}
+    done = remove_answer(provider_id, oauth=False, oauth_kept=bool(kept))
     return _say_or_json(said, done, as_json=args.json)
 
 
@@ -1202,14 +1205,26 @@ def _auth_import(args: argparse.Namespace) -> int:
     store = _credential_store()
     store.set_oauth(source.entry, token)
     refresh = "with" if token.refresh_token else "without"
-    print(
+    expired = token.is_expired(skew=0)
+    said = (
         f"Stored the {source.label} sign-in from {file} as {source.entry} in {store.path}"
         f" ({refresh} a refresh token{_expiry(token.expires_at)})"
     )
-    if not token.is_expired(skew=0):
+    answer = import_answer(
+        source.entry,
+        store.path,
+        file,
+        refresh_token=bool(token.refresh_token),
+        expires_at=token.expires_at,
+        expired=expired,
+    )
+    _say_or_json(said, answer, as_json=args.json)
+    if not expired:
         return EXIT_OK
     if token.refresh_token and source.entry in self_refreshing_entries():
-        print("The token has expired; the next search renews it from the refresh token.")
+        # Under --json, stdout is the document alone; "expired" and "refresh_token" say it.
+        renews = "The token has expired; the next search renews it from the refresh token."
+        print(renews, file=sys.stderr if args.json else sys.stdout)
     else:
         _warn(
             f"the token in {file} has expired: {source.sign_in_hint} (it renews the file),"
@@ -1355,7 +1370,9 @@ def _providers_parser() -> CommandParser:
         action="store_true",
         help=(
             "print the rows as JSON (counts null while the state store is unavailable); with "
-            'reset, {"provider" (null for --all), "reset": true, "moved_aside_to"}'
+            'reset, {"provider" (null for --all), "reset": true, "moved_aside_to", '
+            '"moved_aside_from", "damage"} (the damaged state file\'s new and old path and '
+            "what was wrong with it, null when none was moved)"
         ),
     )
     # As for a search: `websearch -v providers` read "providers" as a query.

@@ -33,7 +33,7 @@ def refuse(
     *,
     as_json: bool,
     status: int = EXIT_USAGE,
-    fields: Mapping[str, str] | None = None,
+    fields: Mapping[str, object] | None = None,
 ) -> int:
     """Say ``message`` on stderr (:func:`fail`) and, when ``as_json``, as JSON on stdout.
 
