@@ -1506,9 +1506,22 @@ def _reset(args: argparse.Namespace) -> int:
         said = "All providers: cooldowns, quota marks and usage counters cleared"
     else:
         said = f"{provider_id}: cooldowns, quota marks and usage counters cleared"
-    moved = None if outcome.moved_to is None else str(outcome.moved_to)
-    answer = {"provider": provider_id, "reset": True, "moved_aside_to": moved}
+    answer = {"provider": provider_id, "reset": True, **_moved_aside(outcome)}
     return _say_or_json(said, answer, as_json=args.json)
+
+
+def _moved_aside(outcome: ResetOutcome) -> dict[str, str | None]:
+    """What ``reset --json`` says of a damaged state file moved aside (all null if none was).
+
+    It named only where the file went: a script could not tell which file was damaged
+    (the store's own path, where a fresh one now starts) nor why, both of which the
+    store knew and the person reading the prose line could work out from the path.
+    """
+    return {
+        "moved_aside_to": None if outcome.moved_to is None else str(outcome.moved_to),
+        "moved_aside_from": None if outcome.moved_from is None else str(outcome.moved_from),
+        "damage": outcome.damage,
+    }
 
 
 async def _reset_provider(web_search: WebSearch, provider_id: str | None) -> ResetOutcome:

@@ -597,11 +597,15 @@ class ResetOutcome:
     Attributes:
         cleared: The state was cleared in place.
         moved_to: Where a damaged state file was moved (``reset --all`` only).
+        moved_from: The damaged file's own path, where a fresh store now starts.
+        damage: What the store said of the damaged file (its path and SQLite's error).
         error: Why nothing could be done, in one line.
     """
 
     cleared: bool = False
     moved_to: Path | None = None
+    moved_from: Path | None = None
+    damage: str | None = None
     error: str | None = field(default=None)
 
 
@@ -633,7 +637,7 @@ async def _reset(inner: StateStore, provider_id: str | None) -> ResetOutcome:
             return ResetOutcome(error=str(move_error))
         if moved is None:
             return ResetOutcome(error=f"{exc}; there is no state file to move aside")
-        return ResetOutcome(cleared=True, moved_to=moved)
+        return ResetOutcome(cleared=True, moved_to=moved, moved_from=inner.path, damage=str(exc))
     except StateStoreError as exc:
         return ResetOutcome(error=not_cleared(exc, provider_id))
     return ResetOutcome(cleared=True)

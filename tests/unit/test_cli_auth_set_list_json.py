@@ -30,6 +30,10 @@ SIGN_IN = {
 """A Gemini CLI sign-in file's fields, imported so the store holds an OAuth entry too."""
 
 
+_NOTHING_MOVED = {"moved_aside_to": None, "moved_aside_from": None, "damage": None}
+"""What a reset that moved no damaged state file aside says of one (firstusers18)."""
+
+
 def _websearch(
     args: list[str], env: dict[str, str], stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
@@ -115,10 +119,10 @@ def test_providers_reset_answers_in_json(tmp_path: Path) -> None:
     one = _websearch(["providers", "reset", "Brave", "--json"], env)
     assert (one.returncode, json.loads(one.stdout)) == (
         0,
-        {"provider": "brave", "reset": True, "moved_aside_to": None},
+        {"provider": "brave", "reset": True, **_NOTHING_MOVED},
     )
     every = _websearch(["providers", "reset", "--all", "--json"], env)
-    assert json.loads(every.stdout) == {"provider": None, "reset": True, "moved_aside_to": None}
+    assert json.loads(every.stdout) == {"provider": None, "reset": True, **_NOTHING_MOVED}
     refused = _websearch(["providers", "reset", "--json"], env)
     assert refused.returncode == 2 and json.loads(refused.stdout)["failed"] is True
     assert refused.stderr.startswith("websearch: providers reset needs a provider id or --all")
