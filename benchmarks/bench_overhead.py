@@ -27,6 +27,11 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
   every order in turn. Differences per round: the machinery (stood-in minus bare GET: the
   chain, the state store, the transport's own work, cleaning), the parse in place (ours
   minus stood-in) and ``json.loads`` in place (floor minus bare GET).
+* ``exchange``: our HTTP exchange against the floor's, without ``json.loads``: the floor's
+  GET + ``read()`` of Brave's request as its provider builds it, the same calls on our
+  client's session, and ``Transport.send``, in every order in turn; then, alternating, a
+  search against the same search with ``send`` stood in by that GET + ``read()`` on our
+  session (what all of the transport's own work weighs in the call).
 * ``tools``: what each framework tool's layer costs beyond its call, in place: raw GET +
   ``json.loads``, the trivial tool, ``WebSearch.search``, ``WebSearch.run`` (the search
   and the model's text) and our tool, in every order in turn, once for LangChain and once
@@ -56,8 +61,8 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 No pass/fail: targets are read off the ratios, never asserted in tests::
 
     python benchmarks/bench_overhead.py [call spaced langchain llamaindex breakdown
-        accounting tools adapters concurrent cache cache-budget memory imports] [--rounds N]
-        [--spaced-rounds N] [--bursts N] [--memory-calls N] [--import-runs N]
+        accounting exchange tools adapters concurrent cache cache-budget memory imports]
+        [--rounds N] [--spaced-rounds N] [--bursts N] [--memory-calls N] [--import-runs N]
 """
 
 import argparse
@@ -86,7 +91,7 @@ from websearch_core.providers.brave import BraveProvider
 from websearch_core.sanitize import clean_response
 from websearch_core.settings import Settings
 from websearch_core.state.sqlite import FLUSH_AFTER
-from websearch_core.transport import HttpResponse
+from websearch_core.transport import HttpRequest, HttpResponse, Transport
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared/fixtures/brave"
 SEARCH_PATH = "/res/v1/web/search"
@@ -424,6 +429,113 @@ async def bench_accounting(origin: str, state_dir: Path, rounds: int, body: byte
         )
 
 
+async def _captured_send(ws: WebSearch) -> tuple[Transport, HttpRequest, dict[str, Any]]:
+    """The transport one search sends through, and the request and options it sends.
+
+    Read off one search with ``Transport.send`` wrapped by a pass-through, so the exchange
+    is timed on the request exactly as Brave's provider builds it (five parameters, its
+    headers, its size cap), not on a copy of it written here.
+    """
+    real_send = Transport.send
+    seen: list[tuple[Transport, HttpRequest, dict[str, Any]]] = []
+
+    async def noted(
+        self: Transport, provider: str, label: str, request: HttpRequest, **options: Any
+    ) -> HttpResponse:
+        seen.append((self, request, options))
+        return await real_send(self, provider, label, request, **options)
+
+    Transport.send = noted  # type: ignore[method-assign]
+    try:
+        await ws.search(QUERY)
+    finally:
+        Transport.send = real_send  # type: ignore[method-assign]
+    return seen[-1]
+
+
+async def bench_exchange(origin: str, state_dir: Path, rounds: int) -> None:
+    """Our HTTP exchange against the floor's, then what it weighs in the whole call.
+
+    Alone, in every order: the floor's GET + ``read()`` of Brave's request (its parameters
+    and headers), the same calls on our client's session (its connector and settings) and
+    ``Transport.send`` itself (everything it does beyond the floor: the base URL, the
+    sign-in and proxy checks, the per-request ``ClientTimeout``, redirects refused, the
+    capped read, the ``HttpResponse``). Our session has no total timeout of its own (send
+    gives each request one), so its GET arms no timer where the floor's (aiohttp's default
+    five minutes) and ``send``'s do: its share reads below zero by that timer. In the call,
+    in every order: a search against the same search with ``send`` stood in by the floor's
+    GET + ``read()`` on our session.
+    """
+    url = origin + SEARCH_PATH
+    async with (
+        aiohttp.ClientSession() as session,
+        WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws,
+    ):
+        transport, request, options = await _captured_send(ws)
+        ours_session = transport.session
+        params, headers = list(request.params), dict(request.headers)
+
+        async def floor_get() -> bytes:
+            async with session.get(url, params=params, headers=headers) as response:
+                return await response.read()
+
+        async def floor_on_ours() -> bytes:
+            async with ours_session.get(url, params=params, headers=headers) as response:
+                return await response.read()
+
+        async def send() -> HttpResponse:
+            return await transport.send("brave", "Brave", request, **options)
+
+        variants: dict[str, Call] = {
+            "floor GET + read()": floor_get,
+            "the same on our session": floor_on_ours,
+            "Transport.send": send,
+        }
+        times = await _every_order(variants, rounds)
+        for name, samples in times.items():
+            q1, median, q3 = _quartiles(samples)
+            print(f"exchange    {name:<26} {median * 1e6:6.0f} us [{q1 * 1e6:.0f}-{q3 * 1e6:.0f}]")
+        for name, minuend, subtrahend in (
+            ("our session's share", "the same on our session", "floor GET + read()"),
+            ("send's own share", "Transport.send", "the same on our session"),
+            ("ours over the floor", "Transport.send", "floor GET + read()"),
+        ):
+            q1, median, q3 = _quartiles(_per_round(times, minuend, subtrahend))
+            print(
+                f"exchange    {name:<26} {median * 1e6:6.1f} us [{q1 * 1e6:.1f}-{q3 * 1e6:.1f}]"
+                " (per round)"
+            )
+
+        async def bare_send(
+            _self: Transport, _provider: str, _label: str, sent: HttpRequest, **_options: Any
+        ) -> HttpResponse:
+            async with ours_session.get(url, params=sent.params, headers=sent.headers) as got:
+                body = await got.read()
+                return HttpResponse(
+                    status=got.status,
+                    body=body,
+                    headers=dict(got.headers.items()),
+                    url=str(got.url),
+                )
+
+        real_send = Transport.send
+
+        async def stood_in() -> object:
+            Transport.send = bare_send  # type: ignore[method-assign,assignment]
+            try:
+                return await ws.search(QUERY)
+            finally:
+                Transport.send = real_send  # type: ignore[method-assign]
+
+        in_call = await _every_order({"search": lambda: ws.search(QUERY), "bare": stood_in}, rounds)
+    q1, median, q3 = _quartiles(_per_round(in_call, "search", "bare"))
+    print(
+        f"exchange    {'in the call, send - bare':<26} {median * 1e6:6.1f} us"
+        f" [{q1 * 1e6:.1f}-{q3 * 1e6:.1f}] (per round; search"
+        f" {statistics.median(in_call['search']) * 1e6:.0f} us)"
+    )
+
+
 def _per_round(times: dict[str, list[float]], minuend: str, subtrahend: str) -> list[float]:
     return [a - b for a, b in zip(times[minuend], times[subtrahend], strict=True)]
 
@@ -720,6 +832,7 @@ _BY_ROUNDS: dict[str, Callable[[str, Path, int], Awaitable[None]]] = {
     "adapters": bench_adapters,
     "cache": bench_cache,
     "cache-budget": bench_cache_budget,
+    "exchange": bench_exchange,
 }
 """The cases that take the number of rounds alone."""
 _WITH_BODY: dict[str, Callable[[str, Path, int, bytes], Awaitable[None]]] = {
@@ -762,6 +875,7 @@ def main() -> None:
         "llamaindex",
         "breakdown",
         "accounting",
+        "exchange",
         "tools",
         "adapters",
         "concurrent",
