@@ -41,7 +41,8 @@ class StreamEnd:
         statuses: ``status`` values of the closing event.
         finishes: Paths (keys from the top; a list steps into its first item) to a value
             that, once set (not null, false or empty), closes the stream: Gemini's
-            ``candidates[0].finishReason``, which its reader also ends on.
+            ``candidates[0].finishReason`` or ``promptFeedback.blockReason``, which its
+            reader also ends on.
         replies: Top-level keys that close the stream in a JSON-RPC response: an object
             with an ``id`` and no ``method`` (a notification has no ``id``, a server's own
             request a ``method``), as MCP's reply to the request that opened the stream.
@@ -86,6 +87,8 @@ class StreamEnd:
             >>> GEMINI_GENERATE_CONTENT_END.closes(
             ...     {"response": {"candidates": [{"finishReason": "STOP"}]}}
             ... )
+            True
+            >>> GEMINI_GENERATE_CONTENT_END.closes({"promptFeedback": {"blockReason": "OTHER"}})
             True
             >>> MCP_REPLY_END.closes({"method": "notifications/progress", "params": {}})
             False
@@ -152,8 +155,9 @@ PERPLEXITY_ASK_END: Final = StreamEnd(
 """The perplexity.ai ask stream: its ``end_of_stream`` event, or the snapshot marked
 ``final`` / ``final_sse_message`` or ``status: "COMPLETED"``, which the reader's fold stops
 at (:func:`~.providers._perplexity_ask.ask_finished`)."""
+_GEMINI_LAST: Final = (("candidates", "finishReason"), ("promptFeedback", "blockReason"))
 GEMINI_GENERATE_CONTENT_END: Final = StreamEnd(
-    finishes=(("candidates", "finishReason"), ("response", "candidates", "finishReason"))
+    finishes=(*_GEMINI_LAST, *(("response", *path) for path in _GEMINI_LAST))
 )
 """Gemini's ``streamGenerateContent?alt=sse`` (the Developer API's chunks, or Cloud Code
 Assist's ``{"response": ...}`` wrappers): the stream names no closing event and sends no
@@ -161,7 +165,10 @@ Assist's ``{"response": ...}`` wrappers): the stream names no closing event and 
 the model has not stopped generating", the API reference), as the real capture
 (``fixtures/gemini/stream_generate_content_google_search.sse``) ends: ten chunks, only the
 tenth with ``finishReason: "STOP"`` (and every grounding source). The reader ends there too
-(:data:`~.providers._gemini_parse.STREAM_CUT` when no chunk names one)."""
+(:data:`~.providers._gemini_parse.STREAM_CUT` when no chunk names one). A blocked prompt
+gets no candidate at all ("If set, the prompt was blocked and no candidates are returned",
+``promptFeedback.blockReason`` in the API reference): its one chunk holds the feedback, the
+usage and the model, and names no ``finishReason``, so the block reason ends it too."""
 MCP_REPLY_END: Final = StreamEnd(replies=("result", "error"))
 """An MCP reply over Streamable HTTP (Exa's and Z.AI's ``tools/call``): the stream a POST
 opens carries notifications and then the JSON-RPC response to the request, after which the

@@ -85,9 +85,14 @@ def _finished(chunk: Mapping[str, Any]) -> bool:
 
     The last chunk of a stream says why generation stopped (``finishReason``); in the
     capture it is also the one carrying every grounding source. A reason of another type
-    than a string still names one (:func:`._finish_reason.names_finish`).
+    than a string still names one (:func:`._finish_reason.names_finish`). A blocked prompt
+    gets no candidate: its one chunk names the ``promptFeedback.blockReason`` instead, and
+    is as whole as the stream gets (read as a cut stream, the reply was misnamed, and
+    :data:`~..stream_ends.GEMINI_GENERATE_CONTENT_END` ends the read there too).
     """
     data = _mapping(chunk.get("response")) if "response" in chunk else chunk
+    if names_finish(_mapping(data.get("promptFeedback")).get("blockReason")):
+        return True
     candidates = data.get("candidates")
     first = _mapping(candidates[0]) if isinstance(candidates, list) and candidates else {}
     return names_finish(first.get("finishReason"))
