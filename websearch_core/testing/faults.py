@@ -47,6 +47,8 @@ class Fault:
     raw: bytes = b""
     trailer: bytes = b""
     """What a ``held`` fault sends after the answer's body."""
+    first: int = 0
+    """How many of a ``held`` body's first bytes go alone, before the rest (0: none)."""
 
     @classmethod
     def http(cls, status: int, body: str = "", headers: Mapping[str, str] | None = None) -> "Fault":
@@ -157,6 +159,7 @@ class Fault:
         after: bytes = b"",
         content_type: str | None = None,
         framing: Framing = "chunked",
+        first: int = 0,
         seconds: float = 3600.0,
     ) -> "Fault":
         """The provider's normal answer, then the socket held open for ``seconds``.
@@ -175,6 +178,9 @@ class Fault:
             framing: ``"chunked"``: the body as one chunk with no last chunk, so it never
                 ends; ``"declared"``: its ``Content-Length`` and ``Connection: close``, and
                 the socket kept after it (only the length can end the body).
+            first: The body's first bytes sent on their own (a server flushing a few bytes
+                before the rest, so the client's first read is shorter than ``data:``);
+                the rest follows once the client's loop had its turn to read them.
             seconds: How long the socket is held before the simulator lets go.
         """
         headers = {"Content-Type": content_type} if content_type else {}
@@ -184,6 +190,7 @@ class Fault:
             trailer=after,
             headers=headers,
             framing=framing,
+            first=first,
             seconds=seconds,
         )
 

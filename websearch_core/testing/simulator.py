@@ -451,6 +451,9 @@ async def _normal_answer(
     return await answer if inspect.isawaitable(answer) else answer
 
 
+_FLUSH_TURN_SECONDS: Final = 0.2
+"""How long a ``held`` fault waits between its body's first piece and the rest."""
+
 _HOP_HEADERS: Final = frozenset(
     {"content-length", "content-type", "transfer-encoding", "connection"}
 )
@@ -474,16 +477,24 @@ async def _held_open(
     )
     lines = [f"HTTP/1.1 {answer.status} {answer.reason}", f"Content-Type: {label}"]
     lines += [f"{k}: {v}" for k, v in answer.headers.items() if k.lower() not in _HOP_HEADERS]
+    pieces = [body[: fault.first], body[fault.first :]] if fault.first else [body]
     if fault.framing == "declared":
         # Said to close, so the client never sends its next request on this socket (the
         # held handler would never read it); the length, not the close, ends the body.
         lines += [f"Content-Length: {len(body)}", "Connection: close"]
-        framed = body
+        framed = pieces
     else:
         lines.append("Transfer-Encoding: chunked")
-        framed = f"{len(body):x}\r\n".encode() + body + b"\r\n"  # no last chunk: no end
-    if request.transport is not None:
-        request.transport.write("\r\n".join(lines).encode() + b"\r\n\r\n" + framed)
+        # One HTTP chunk a piece, and no last chunk: the body has no end.
+        framed = [f"{len(piece):x}\r\n".encode() + piece + b"\r\n" for piece in pieces]
+    writer = request.transport
+    if writer is not None:
+        writer.write("\r\n".join(lines).encode() + b"\r\n\r\n" + framed[0])
+        for piece in framed[1:]:
+            # The client runs on this loop: the pause is its turn to read the first piece
+            # alone (over loopback it arrived with the write), not a bound on anything.
+            await asyncio.sleep(_FLUSH_TURN_SECONDS)
+            writer.write(piece)
     await _hang(simulated, fault.seconds)
     return _end_connection(request, None)
 
