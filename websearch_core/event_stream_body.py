@@ -17,7 +17,14 @@ from typing import Final
 
 from .sse import SseError, SseEvent, SseParser
 
-__all__ = ["EVENT_STREAM", "asked_stream_events", "invalid_json_text", "is_event_stream"]
+__all__ = [
+    "EVENT_STREAM",
+    "FIRST_LINE_BYTES",
+    "asked_stream_events",
+    "invalid_json_text",
+    "is_event_stream",
+    "stream_by_first_line",
+]
 
 EVENT_STREAM: Final = (
     "an event stream (text/event-stream), where the request asked for one JSON object and no stream"
@@ -47,6 +54,36 @@ def is_event_stream(content_type: str | None, body: bytes) -> bool:
     """
     media = (content_type or "").split(";", 1)[0].strip().lower()
     return media == _MEDIA_TYPE or _FIRST_FIELD.match(body) is not None
+
+
+FIRST_LINE_BYTES: Final = 64
+"""The most of a body's head gathered to tell a stream by its first line: past the longest
+field name (``retry:``) with room for a byte-order mark and blank lines before it."""
+
+
+def stream_by_first_line(head: bytes) -> bool | None:
+    r"""Whether a 2xx body starting with ``head`` is an event stream, or ``None``: unsaid yet.
+
+    A server may flush a few bytes before the rest (``d``, then ``ata: ...``): told by the
+    first read alone, a stream relabelled ``application/json`` became a body and was read
+    to the socket's close, past its end. The head says it once its first line has a field
+    separator or a line end, or once :data:`FIRST_LINE_BYTES` came, so the bytes gathered
+    to ask stay a few, never the body.
+
+    Examples:
+        >>> stream_by_first_line(b"dat") is None
+        True
+        >>> stream_by_first_line(b"data: {}"), stream_by_first_line(b'{"id": 1}')
+        (True, False)
+        >>> stream_by_first_line(b"<html>\n")
+        False
+    """
+    if _FIRST_FIELD.match(head) is not None:
+        return True
+    line = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if b":" in line or b"\n" in line or b"\r" in line or len(head) >= FIRST_LINE_BYTES:
+        return False
+    return None
 
 
 def invalid_json_text(frame: str, content_type: str | None, body: bytes, reason: str = "") -> str:

@@ -62,7 +62,7 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
-from .event_stream_body import invalid_json_text, is_event_stream
+from .event_stream_body import invalid_json_text, is_event_stream, stream_by_first_line
 from .json_decode import response_json
 from .lookup_waits import note_request
 from .loopback import is_loopback
@@ -826,23 +826,32 @@ class Transport:
                 else:
                     _refuse_declared_over(provider, label, response, cap, API_RESPONSE)
                     # A stream is one by its label or, for a gateway that relabels it
-                    # (application/json over data: lines), by its first chunk's first
-                    # line: read as a body, it ran to the socket's close past its end.
+                    # (application/json over data: lines), by its first line, gathered
+                    # over the first reads (a server may flush a byte or four first):
+                    # read as a body, it ran to the socket's close past its end.
                     labelled = "event-stream" in (response.content_type or "")
                     parser = SseParser(max_event_bytes)
                     streaming: bool | None = True if labelled else None
                     gathered = BodyBuffer()
+                    head = b""
                     ended = False
                     while not ended and (chunk := await response.content.readany()):
-                        if streaming is None:
-                            streaming = is_event_stream(None, chunk)
                         gathered.add(chunk)
                         if gathered.size > cap:
                             raise _too_large(provider, label, cap, API_RESPONSE)
+                        if streaming is None:
+                            head += chunk
+                            streaming = stream_by_first_line(head)
+                            chunk = head  # the parser has seen none of it yet
                         if streaming:
                             fresh = parser.feed(chunk)
                             ended = _take_to_end(events, fresh, request.stream_end)
                     body = gathered.take()
+                    if streaming is None and is_event_stream(None, body):
+                        # The body ended before its first line said (a stream of a few
+                        # bytes): read it now, as a stream is.
+                        streaming = True
+                        ended = _take_to_end(events, parser.feed(body), request.stream_end)
                     if streaming and not ended:
                         events.extend(_stream_end(parser, body))
             finally:

@@ -47,6 +47,7 @@ def _held(
     after: bytes = b"",
     content_type: str | None = None,
     framing: Framing = "chunked",
+    first: int = 0,
 ) -> Fault:
     """The simulator's own answer, then the socket held until the guard lets go."""
     return Fault.held_open(
@@ -54,6 +55,7 @@ def _held(
         after=after,
         content_type=content_type,
         framing=framing,
+        first=first,
         seconds=HANG_GUARD_SECONDS,
     )
 
@@ -199,4 +201,46 @@ async def test_exas_reply_relabelled_as_json_ends_at_the_reply() -> None:
         async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="exa")
         assert sim["exa"].holding == 1, "the answer waited for the socket to close"
+    assert not result.is_error, result.text
+
+
+# --- a relabelled stream whose first read is shorter than ``data:`` -------------------------
+
+
+@pytest.mark.parametrize("first", [1, 3, 4])
+async def test_exas_relabelled_reply_flushed_a_few_bytes_first_ends_at_the_reply(
+    first: int,
+) -> None:
+    """Failed before for each (timed out): the stream was told by its first chunk, and a
+    server flushing 1-4 bytes first (``d``, ``dat``, ``data``: shorter than ``data:``)
+    made it a body, read to the close. Now it is told by its first line, a few bytes
+    gathered until the line says which."""
+    async with Simulator(["exa"]) as sim:
+        sim["exa"].enqueue(_held(content_type="application/json", first=first))
+        async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="exa")
+        assert sim["exa"].holding == 1, "the answer waited for the socket to close"
+    assert not result.is_error, result.text
+    assert result.response is not None and result.response.sources
+
+
+async def test_the_perplexity_stream_relabelled_and_flushed_short_ends_at_its_end() -> None:
+    """Failed before (timed out): the same for the simulator's Perplexity stream, its first
+    two bytes sent alone under a JSON label."""
+    async with Simulator(["perplexity"]) as sim:
+        sim["perplexity"].enqueue(_held(content_type="application/json", first=2))
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="perplexity")
+        assert sim["perplexity"].holding == 1, "the answer waited for the socket to close"
+    assert not result.is_error, result.text
+
+
+async def test_guard_a_json_reply_flushed_short_is_still_read_as_json() -> None:
+    """A guard (passes before and after): a JSON reply (Z.AI's ``initialize``) whose first
+    two bytes come alone is still a body, ended by its length, not taken for a stream."""
+    async with Simulator(["zai"]) as sim:
+        sim["zai"].enqueue(_held(framing="declared", first=2))
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="zai")
+        assert sim["zai"].holding == 1, "the session waited for the socket to close"
     assert not result.is_error, result.text
