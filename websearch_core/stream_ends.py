@@ -24,6 +24,7 @@ __all__ = [
     "MCP_REPLY_END",
     "OPENAI_RESPONSES_END",
     "PERPLEXITY_ASK_END",
+    "ZAI_MCP_REPLY_END",
     "StreamEnd",
 ]
 
@@ -46,6 +47,9 @@ class StreamEnd:
         replies: Top-level keys that close the stream in a JSON-RPC response: an object
             with an ``id`` and no ``method`` (a notification has no ``id``, a server's own
             request a ``method``), as MCP's reply to the request that opened the stream.
+        envelopes: Top-level keys whose ``true`` or ``false`` marks a provider's own reply
+            envelope, with no JSON-RPC ``id``: Z.AI's ``{"success": false, "msg"}``, which
+            its reader takes as the reply.
     """
 
     names: tuple[str, ...] = ()
@@ -56,6 +60,7 @@ class StreamEnd:
     statuses: tuple[str, ...] = ()
     finishes: tuple[tuple[str, ...], ...] = ()
     replies: tuple[str, ...] = ()
+    envelopes: tuple[str, ...] = ()
 
     def __call__(self, event: SseEvent) -> bool:
         """Whether ``event`` closes the stream.
@@ -92,6 +97,8 @@ class StreamEnd:
             True
             >>> MCP_REPLY_END.closes({"method": "notifications/progress", "params": {}})
             False
+            >>> ZAI_MCP_REPLY_END.closes({"success": False, "code": 1113, "msg": "arrears"})
+            True
         """
         if not isinstance(payload, Mapping):
             return False
@@ -101,13 +108,16 @@ class StreamEnd:
             return True
         if any(_is_set(_walked(payload, path)) for path in self.finishes):
             return True
+        if any(isinstance(payload.get(key), bool) for key in self.envelopes):
+            return "method" not in payload
         if "id" in payload and "method" not in payload:
             return any(key in payload for key in self.replies)
         return any(payload.get(flag) is True for flag in self.flags)
 
     def _markers(self) -> tuple[str, ...]:
         ends = tuple(path[-1] for path in self.finishes if path)
-        return (*self.types, *self.objects, *self.flags, *self.statuses, *ends, *self.replies)
+        keys = (*self.flags, *self.replies, *self.envelopes)
+        return (*self.types, *self.objects, *self.statuses, *ends, *keys)
 
 
 def _walked(value: object, path: tuple[str, ...]) -> object:
@@ -176,3 +186,9 @@ server "SHOULD close the SSE stream" (the MCP transport specification); no captu
 either is stored. The response (an ``id``, a ``result`` or ``error``, no ``method``) ends
 it; a ``notifications/progress`` or ``notifications/message`` before it has no ``id`` and
 does not."""
+ZAI_MCP_REPLY_END: Final = StreamEnd(replies=("result", "error"), envelopes=("success",))
+"""Z.AI's MCP session: a JSON-RPC reply as :data:`MCP_REPLY_END`, or Z.AI's own
+``{"success": ..., "msg", "code"}`` envelope, which carries no ``id`` and which its reader
+(:func:`~.providers._zai_rpc.rpc_message`) takes as the reply: sent as an event, it left
+the read waiting for the close with the refusal in hand. Not Exa's: its reader reads no
+such envelope."""

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from ..errors import SearchProviderError
 from ..provider_types import ErrorMap, Flow, ProviderInfo
-from ..stream_ends import MCP_REPLY_END
+from ..stream_ends import ZAI_MCP_REPLY_END
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for
 from ._zai_request import argument_shapes, call_body, initialized_body, result_count, rpc_id
@@ -120,8 +120,9 @@ def last_shape(flow: Flow) -> bool:
 def post(flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
     """One JSON-RPC POST of the session, streamed (the server may answer SSE).
 
-    The stream ends at the JSON-RPC reply (:data:`~..stream_ends.MCP_REPLY_END`), not at
-    the socket's close, which a server or proxy holding the connection never sends.
+    The stream ends at the JSON-RPC reply or Z.AI's own ``success`` envelope
+    (:data:`~..stream_ends.ZAI_MCP_REPLY_END`), not at the socket's close, which a server
+    or proxy holding the connection never sends.
     """
     headers = dict(flow.state[_HEADERS])
     return HttpRequest(
@@ -130,7 +131,7 @@ def post(flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
         headers=headers,
         json=dict(body),
         stream=True,
-        stream_end=MCP_REPLY_END,
+        stream_end=ZAI_MCP_REPLY_END,
     )
 
 
