@@ -199,12 +199,7 @@ def _rpc_message(events: Sequence[SseEvent], body: str, request_id: str | None) 
     a stream with none gives its first message, refused by its shape as before.
     """
     if events:
-        messages: list[Any] = []
-        for event in events:
-            try:
-                messages.append(json_loads(event.data))
-            except ValueError:
-                continue
+        messages = [payload for payload, _ in sse_payloads(events)]
         reply = next((m for m in messages if _is_reply(m, request_id)), None)
         if reply is not None or messages:
             return reply if reply is not None else messages[0]

@@ -29,7 +29,7 @@ from ..errors import (
 )
 from ..json_decode import json_loads
 from ..sse import SseError, SseEvent, parse_sse
-from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream
+from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream, sse_payloads
 from ..transport import HttpResponse, SseResponse, classify_http_error
 from ._common import HTTP_STATUS_TEXT
 
@@ -75,13 +75,7 @@ def parse_failure() -> ResponseParseError:
 
 def json_messages(events: Iterable[SseEvent]) -> list[Any]:
     """The events' data that parses as JSON, in order."""
-    messages: list[Any] = []
-    for event in events:
-        try:
-            messages.append(json_loads(event.data))
-        except ValueError:
-            continue
-    return messages
+    return [payload for payload, _ in sse_payloads(events)]
 
 
 def _looks_like_sse(text: str) -> bool:
