@@ -44,10 +44,26 @@ _OD_CHARACTERS = (
 """An ``od -c`` line: each byte four columns, its character right-aligned (a space is
 four spaces), a C escape (``  \n``), three octal digits (`` 303``), or ``**`` where a
 character of several bytes goes on."""
-_LINE = re.compile(f"{_XXD}|{_HEXDUMP}|{_OD}|{_OD_CHARACTERS}")
-_HINT = re.compile(r"[0-9A-Fa-f]{6,8}(?:(?::| {2}) ?[0-9A-Fa-f]{2}| [0-9A-Fa-f]{2} |   \S )")
-"""What every dump line holds (an ``od`` line: its offset, one space and a byte's hex, or
-three and a character): tried first, so a text with no dump costs one scan."""
+_OD_WORDS = (
+    rf"{_LINE_START}[0-9A-Fa-f]{{6,8}}(?P<words>(?: {{1,4}}[0-9A-Fa-f]{{4}}){{1,8}}"
+    rf"|(?: {{1,4}}[0-9A-Fa-f]{{8}}){{1,4}}|(?: {{1,4}}[0-9A-Fa-f]{{16}}){{1,2}})"
+    rf"(?: +>(?P<words_text>[^\n]{{0,16}}?)<)?[ \t]*{_LINE_END}"
+)
+"""An ``od -t x2`` (``x4``, ``x8``) or plain ``hexdump`` (``-x``) line: the bytes as
+little-endian words, ``0000000 7541 6874 ...`` for ``Auth``, each word's bytes written
+last first, with ``z`` the text after. A key's hex shows in no order a reader of runs
+knows: :func:`_words_reading` puts each word's bytes back in the order they were sent."""
+_LINE = re.compile(f"{_XXD}|{_HEXDUMP}|{_OD}|{_OD_WORDS}|{_OD_CHARACTERS}")
+_HINT = re.compile(
+    r"[0-9A-Fa-f]{6,8}(?:(?::| {2}) ?[0-9A-Fa-f]{2}| [0-9A-Fa-f]{2} |   \S | {1,4}[0-9A-Fa-f]{4})"
+)
+"""What every dump line holds (an ``od`` line: its offset, one space and a byte's hex, a
+word's, or three and a character): tried first, so a text with no dump costs one scan."""
+_WORD_GAP = 5
+"""The farthest apart two digits of one line's words stand (``hexdump -x``'s four spaces);
+the next line's stand past its offset, 7 characters or more away."""
+_KINDS = ("xxd", "hexdump", "od")
+"""The layouts whose hex column is written in the order the bytes were sent."""
 _ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 """The bytes ``od -c`` writes as a C escape, by the letter after the backslash."""
 _FIELD = 4
@@ -92,8 +108,10 @@ class ColumnReading:
             ('7a7a7a7a7a7a7a7a', [(13, 17), (32, 36)])
         """
         pieces: list[tuple[int, int]] = []
-        first = last = self._at[start]
-        for place in self._at[start + 1 : end]:
+        # Sorted: a word's bytes (``od -t x2``) are read in another order than written.
+        places = sorted(self._at[start:end])
+        first = last = places[0]
+        for place in places[1:]:
             if place - last > self._gap:  # another line's
                 pieces.append((first, last + 1))
                 first = place
@@ -137,8 +155,11 @@ def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
     one line on.
     """
     characters = [line for line in block if line["odc"] is not None]
-    block = [line for line in block if line["odc"] is None]
+    words = [line for line in block if line["words"] is not None]
+    block = [line for line in block if line["odc"] is None and line["words"] is None]
     readings = [_characters_reading(characters)] if characters else []
+    if words:
+        readings += _words_readings(words)
     if len(block) < _FEWEST_LINES:
         return readings
     digits: list[str] = []
@@ -146,7 +167,7 @@ def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
     shown: list[str] = []
     shown_at: list[int] = []
     for line in block:
-        kind = next(name for name in ("xxd", "hexdump", "od") if line[name] is not None)
+        kind = next(name for name in _KINDS if line[name] is not None)
         column_start = line.start(kind)
         for group in _DIGITS.finditer(line[kind]):
             digits.append(group.group())
@@ -157,6 +178,37 @@ def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
             shown.append(text)
             shown_at.extend(range(text_start, line.end(f"{kind}_text")))
     readings.append(ColumnReading("".join(digits), digits_at))
+    if shown:
+        readings.append(ColumnReading("".join(shown), shown_at))
+    return readings
+
+
+def _words_readings(lines: list[re.Match[str]]) -> list[ColumnReading]:
+    """Little-endian words' bytes in the order sent, and the text after them (``z``).
+
+    Read from one line on: no other rule reads a word's bytes back to front.
+
+    Example:
+        >>> reading = dump_readings("0000000 6b73 612d  >sk-a<")[0]
+        >>> reading.text, reading.pieces(2, 6)
+        ('736b2d61', [(8, 10), (15, 17)])
+    """
+    digits: list[str] = []
+    digits_at: list[int] = []
+    shown: list[str] = []
+    shown_at: list[int] = []
+    for line in lines:
+        column_start = line.start("words")
+        for group in _DIGITS.finditer(line["words"]):
+            word = group.group()
+            for byte in range(len(word) - 2, -1, -2):  # the last byte written first
+                digits.append(word[byte : byte + 2])
+                at = column_start + group.start() + byte
+                digits_at.extend((at, at + 1))
+        if line["words_text"] is not None:
+            shown.append(line["words_text"])
+            shown_at.extend(range(line.start("words_text"), line.end("words_text")))
+    readings = [ColumnReading("".join(digits), digits_at, gap=_WORD_GAP)]
     if shown:
         readings.append(ColumnReading("".join(shown), shown_at))
     return readings

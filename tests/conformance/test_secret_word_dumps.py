@@ -1,0 +1,100 @@
+r"""A key in a dump of little-endian words (``od -t x2``/``x4``, plain ``hexdump``) never shows.
+
+Stop 54 read ``xxd``, ``hexdump -C`` and ``od -t x1``/``-c`` dumps across their lines;
+``od -t x2`` and ``x4``, and ``hexdump`` without ``-C`` (its default, and ``-x``), write
+the bytes as little-endian words: ``7541 6874`` for ``Auth``, each word's bytes last
+first. No reader put them back in order, so the key's hex was found on no line and every
+line showed its part in clear. The dumps are made here by the machine's own ``od`` and
+``hexdump`` (a test is skipped where one is missing), quoted by an upstream's failure
+through the loopback simulator (Z.AI quotes its body whole); the result's text, the
+raised error (everything reachable from it) and every DEBUG record are read back as dump
+lines, and no line may hold 3 of the key's bytes in a row in either column.
+"""
+
+import json
+import logging
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conformance._leaks import library_logs
+from tests.conformance._quoting_provider import QUOTING, shown_after_failure
+from tests.conformance.test_secret_audit import sentinel
+from websearch_core.testing import Fault, Simulator
+
+COMMANDS = {
+    "od_t_x2": ["od", "-t", "x2"],
+    "od_A_x_t_x4": ["od", "-A", "x", "-t", "x4"],
+    "od_t_x2z": ["od", "-t", "x2z"],
+    "hexdump": ["hexdump"],
+    "hexdump_x": ["hexdump", "-x"],
+}
+KEYS = {"token": sentinel(QUOTING), "short": "Zq81mWx4"}
+"""The simulator's sentinel (30 characters) and a short key of 8."""
+_WORD = re.compile(r"(?<![0-9A-Fa-f*])[0-9A-Fa-f]{4,8}(?![0-9A-Fa-f*])")
+_LINE = re.compile(r"^[0-9A-Fa-f]{6,8}((?:\s+\S+)+?)(?:\s+>.*<)?\s*$")
+
+
+def dump(command: list[str], data: bytes, scratch: Path) -> list[str]:
+    """``data`` as the real ``command`` prints it (skipped where the tool is missing)."""
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"{command[0]} is not on this machine")
+    path = scratch / "request.bin"
+    path.write_bytes(data)
+    done = subprocess.run([*command, str(path)], capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def line_bytes(line: str) -> bytes:
+    """The bytes a dump line's whole words say, in the order sent (a masked word: none)."""
+    found = _LINE.match(line)
+    if found is None:
+        return b""
+    return b"".join(
+        bytes.fromhex(word)[::-1] for word in _WORD.findall(found[1]) if len(word) in (4, 8)
+    )
+
+
+def key_pieces(key: str) -> list[bytes]:
+    """Every 3 bytes in a row of ``key``."""
+    raw = key.encode()
+    return [raw[start : start + 3] for start in range(len(raw) - 2)]
+
+
+def shown_pieces(key: str, texts: list[str]) -> list[str]:
+    """The key's 3-byte pieces a dump line of ``texts`` shows (hex, or its ``z`` text)."""
+    found = []
+    for line in "\n".join(texts).replace("\\n", "\n").splitlines():
+        held = line_bytes(line)
+        text = line.partition(">")[2]
+        found += [piece.decode() for piece in key_pieces(key) if piece in held]
+        found += [piece.decode() for piece in key_pieces(key) if piece.decode() in text]
+    return found
+
+
+@pytest.mark.parametrize("status", [401, 500])
+@pytest.mark.parametrize("key_name", sorted(KEYS))
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+async def test_a_word_dump_shows_none_of_the_keys_bytes_on_any_line(
+    command: str, key_name: str, status: int, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """Each real word dump of a request with the key: no line shows 3 of its bytes.
+
+    Failed before: 20 of 20 (every line's words read by nothing).
+    """
+    caplog.set_level(logging.DEBUG)
+    key = KEYS[key_name]
+    request = f"Authorization: Bearer {key}\r\nHost: api.example\r\n\r\n".encode()
+    lines = dump(COMMANDS[command], request, tmp_path)
+    assert shown_pieces(key, lines), "the dump as the tool writes it shows the key"
+    message = "upstream refused:\n" + "\n".join(lines)
+    body = '{"error": {"message": ' + json.dumps(message) + "}}"
+    async with Simulator([QUOTING]) as sim:
+        fault = Fault.http(status, body=body, headers={"Content-Type": "application/json"})
+        seen = await shown_after_failure(key, fault, sim)
+    assert "upstream refused" in seen[0], "the failure should quote the upstream's message"
+    assert lines[0] in seen[0], "the dump's first line (no key in it) is shown as written"
+    assert shown_pieces(key, [*seen, *library_logs(caplog.records)]) == []
