@@ -59,6 +59,9 @@ _HINT = re.compile(
 )
 """What every dump line holds (an ``od`` line: its offset, one space and a byte's hex, a
 word's, or three and a character): tried first, so a text with no dump costs one scan."""
+_MOST_BETWEEN = 400
+"""The most text that may stand between two lines of one dump (a log's line or a few):
+the next line must go on at the offset the previous one ends at."""
 _WORD_GAP = 5
 """The farthest apart two digits of one line's words stand (``hexdump -x``'s four spaces);
 the next line's stand past its offset, 7 characters or more away."""
@@ -135,7 +138,7 @@ def dump_readings(text: str) -> list[ColumnReading]:
     readings: list[ColumnReading] = []
     block: list[re.Match[str]] = []
     for line in _LINE.finditer(text):
-        if block and not _follows(text, block[-1].end(), line.start()):
+        if block and not _follows(text, block[-1], line):
             readings.extend(_block_readings(block))
             block = []
         block.append(line)
@@ -143,9 +146,49 @@ def dump_readings(text: str) -> list[ColumnReading]:
     return readings
 
 
-def _follows(text: str, previous_end: int, start: int) -> bool:
-    """Whether a dump line starting at ``start`` is the next line after ``previous_end``."""
-    return text[previous_end:start] in ("\n", "\r\n", "\\n", "\\r\\n")
+def _follows(text: str, previous: re.Match[str], line: re.Match[str]) -> bool:
+    r"""Whether ``line`` goes on from the dump line ``previous``.
+
+    The next line, or one a few lines of other text later (a log's line written between
+    two of a dump's) whose offset is the previous line's plus the bytes it showed: a
+    dump's offsets count on as no other text's do.
+
+    Example:
+        >>> dump = "00000000: 736b 2d61  sk-a\nDEBUG sent\n00000004: 6263 6465  bcde"
+        >>> [reading.text for reading in dump_readings(dump)]
+        ['736b2d6162636465', 'sk-abcde']
+    """
+    between = text[previous.end() : line.start()]
+    if between in ("\n", "\r\n", "\\n", "\\r\\n"):
+        return True
+    if len(between) > _MOST_BETWEEN:
+        return False
+    before = _DIGITS.match(text, previous.start())
+    after = _DIGITS.match(text, line.start())
+    if before is None or after is None:
+        return False
+    shown = _bytes_shown(previous)
+    return any(
+        _number(after.group(), base) == _number(before.group(), base) + shown
+        for base in (16, 8)
+        if _number(before.group(), base) >= 0
+    )
+
+
+def _number(digits: str, base: int) -> int:
+    """``digits`` as a number in ``base``, or -1 when they are not digits of it."""
+    try:
+        return int(digits, base)
+    except ValueError:
+        return -1
+
+
+def _bytes_shown(line: re.Match[str]) -> int:
+    """How many bytes a dump line shows: what its offset and the next line's differ by."""
+    if line["odc"] is not None:
+        return len(line["odc"]) // _FIELD
+    kind = next(name for name in ("words", *_KINDS) if line[name] is not None)
+    return sum(len(group) for group in _DIGITS.findall(line[kind])) // 2
 
 
 def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
