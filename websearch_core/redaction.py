@@ -341,7 +341,10 @@ class Redactor:
         """
         spans = self._written_spans(text)
         for reading in dump_readings(text):
-            for start, end in self._written_spans(reading.text):
+            found = self._written_spans(reading.text)
+            if self._echoes is not None:
+                found += self._echoes.inside_spans(reading.text)
+            for start, end in found:
                 spans += reading.pieces(start, end)
         return spans
 
@@ -432,7 +435,8 @@ def _is_short_key(value: str) -> bool:
     A key of :data:`PREFIX_LENGTH` to :data:`MIN_TOKEN_LENGTH` characters (``Zq81mWx4``,
     a SearXNG token, a key under a query name of its own) is masked as itself; its
     head or a run from inside is as likely a word. Its hex is no word: a dump of the
-    request shows the key as hex digits, masked from the first 8 bytes on, as a token's.
+    request shows the key as hex digits, masked from any 8 of its bytes in a row on
+    (:func:`_inner_heads`), its head as a token's.
 
     Example:
         >>> _is_short_key("Zq81mWx4"), _is_short_key("abc123"), _is_short_key("a b c d e")
@@ -441,6 +445,21 @@ def _is_short_key(value: str) -> bool:
     if not PREFIX_LENGTH <= len(value) < MIN_TOKEN_LENGTH:
         return False
     return not any(char.isspace() for char in value)
+
+
+def _inner_heads(key: str) -> range:
+    """Where a short key's 8-byte windows start: its head, and each place inside it.
+
+    A dump that starts inside the key (its first line cut from a longer one, a log that
+    quotes from an offset) shows its hex without the head; any :data:`PREFIX_LENGTH`
+    bytes of it in a row are as much a key as its head is (no word's hex, and a dump
+    is the only place they show). Fewer stay shown: the floor a head sets.
+
+    Example:
+        >>> list(_inner_heads("Zq81mWx4")), list(_inner_heads("Zq81mWx4Tr"))
+        ([0], [0, 1, 2])
+    """
+    return range(len(key.encode()) - PREFIX_LENGTH + 1) if key.isascii() else range(1)
 
 
 def _is_little(value: str) -> bool:
@@ -548,7 +567,7 @@ class _EchoFinder:
         little: The keys shorter than a token read by their base64 cores whole.
     """
 
-    __slots__ = ("_core_runs", "_cores", "_ends", "_hex", "_hex_runs", "_little_cores")
+    __slots__ = ("_core_runs", "_cores", "_ends", "_hex", "_hex_runs", "_inside", "_little_cores")
 
     def __init__(
         self, tokens: Iterable[str], short: Iterable[str] = (), little: Iterable[str] = ()
@@ -558,7 +577,16 @@ class _EchoFinder:
         hexed = [hex_form(token) for token in tokens]
         self._cores = HeadFinder(cores, BASE64_HEAD, ignore_case=False)
         self._core_runs = RunFinder(cores, BASE64_RUN, ignore_case=False)
-        self._hex = HeadFinder([*hexed, *map(hex_form, short)], HEX_HEAD, ignore_case=True)
+        inside = [hex_form(key[start:]) for key in short for start in _inner_heads(key)]
+        self._hex = HeadFinder([*hexed, *inside], HEX_HEAD, ignore_case=True)
+        windows = {
+            key[start : start + PREFIX_LENGTH] for key in short for start in _inner_heads(key)
+        }
+        self._inside = (
+            re.compile(f"(?=({'|'.join(map(re.escape, sorted(windows)))}))", re.IGNORECASE)
+            if windows
+            else None
+        )
         self._hex_runs = RunFinder(hexed, HEX_RUN, ignore_case=True)
         self._ends = [re.compile(ends_pattern(token), re.IGNORECASE) for token in tokens]
         # Case-sensitive, as base64 is read; a core under the floor's length is left out.
@@ -584,6 +612,16 @@ class _EchoFinder:
                     if len(found["head"] or "") + len(found["tail"]) >= ENDS_SHOWN
                 ]
         return spans
+
+    def inside_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where a dump's text column shows 8 of a short key's characters in a row.
+
+        Only a dump's: there the text is the request's bytes, so a short key's inside is
+        the key (a dump starting past its head); in prose it may be a word.
+        """
+        if self._inside is None:
+            return []
+        return [(found.start(), found.end(1)) for found in self._inside.finditer(text)]
 
     def _hex_spans(self, text: str) -> list[tuple[int, int]]:
         """Where a token's hex is in ``text``: from its head, or a run from inside it.

@@ -149,3 +149,33 @@ async def test_a_dump_with_log_lines_between_shows_none_of_the_key(
     assert "DEBUG upstream: retrying read" in seen[0], "the failure quotes the upstream's text"
     assert lines[-1] in seen[0], "the dump's last line (no key in it) is shown as written"
     assert shown_pieces(key, [*seen, *library_logs(caplog.records)], words=words) == []
+
+
+SHORT_KEYS = ("Zq81mWx4Tr", "Zq81mWx4Tr7p", "Zq81mWx4Tr7pL2v")
+"""Short keys of 10, 12 and 15 characters: a dump from 1 or 2 bytes in shows 8 or more."""
+
+
+@pytest.mark.parametrize("skipped", [1, 2])
+@pytest.mark.parametrize("key", SHORT_KEYS)
+@pytest.mark.parametrize("layout", ["xxd", "od_t_x2"])
+async def test_a_dump_starting_inside_a_short_key_shows_none_of_it(
+    layout: str, key: str, skipped: int, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """A dump whose first byte is ``skipped`` bytes into a short key: none of it shows.
+
+    Failed before: 12 of 12 (a short key's hex was read from its head only, and a dump's
+    text column as prose, where its inside may be a word).
+    """
+    caplog.set_level(logging.DEBUG)
+    request = f"X-Api-Key: {key}\r\nHost: api.example\r\n\r\n".encode()
+    quoted = request[request.index(key.encode()) + skipped :]
+    lines = INTERRUPTED[layout](quoted, tmp_path)
+    words = layout == "od_t_x2"
+    assert shown_pieces(key, lines, words=words), "the dump as written shows the key"
+    message = "upstream refused, the request from inside its header:\n" + "\n".join(lines)
+    body = '{"error": {"message": ' + json.dumps(message) + "}}"
+    async with Simulator([QUOTING]) as sim:
+        fault = Fault.http(401, body=body, headers={"Content-Type": "application/json"})
+        seen = await shown_after_failure(key, fault, sim)
+    assert lines[-1] in seen[0], "the dump's last line (no key in it) is shown as written"
+    assert shown_pieces(key, [*seen, *library_logs(caplog.records)], words=words) == []
