@@ -20,13 +20,15 @@ if TYPE_CHECKING:
 __all__ = ["call_redactor", "context_secrets", "response_mask", "settings_secrets"]
 
 
-def settings_secrets(settings: "Settings") -> tuple[str, ...]:
+def settings_secrets(settings: "Settings", *, unread_words: bool = True) -> tuple[str, ...]:
     """The credential values written in ``settings`` rather than handed out as keys.
 
     SearXNG's token (as configured and as sent, trimmed) and Basic pair, the proxy's
     password, and passwords written into a base URL or the SearXNG endpoint
     (``https://user:pw@gateway``), and credentials in their query strings
     (``https://gateway/?token=...``: the SearXNG endpoint's query is sent with the search).
+    ``unread_words``: whether a word under a query name nothing reads is one
+    (``query_secrets``): not for a successful answer's mask (:func:`call_redactor`).
     """
     searxng = settings.searxng
     revealed: list[str] = [
@@ -47,7 +49,7 @@ def settings_secrets(settings: "Settings") -> tuple[str, ...]:
         if "@" in url:
             revealed.extend(userinfo_secrets(url))
         if "?" in url:
-            revealed.extend(query_secrets(url))
+            revealed.extend(query_secrets(url, unread_words=unread_words))
     return tuple(revealed)
 
 
@@ -60,8 +62,19 @@ def context_secrets(context: "ProviderContext") -> tuple[str, ...]:
 
 
 def call_redactor(context: "ProviderContext") -> Redactor:
-    """The (cached) redactor for every secret of this call."""
-    return redactor_for(tuple(sorted(set(context_secrets(context)))))
+    """The (cached) redactor for every secret of this call.
+
+    A word under a query name nothing reads (``?gw=coffee``) is taken for a gateway's key
+    on the failure path only (``Redactor``'s ``failure_only``): a gateway quotes it when
+    it refuses the request, but a successful answer holding the word holds the world's
+    word (the answers about coffee lost every ``coffee`` to ``***``).
+    """
+    secrets = set(context_secrets(context))
+    strong = {
+        *context.credentials.secrets(),
+        *settings_secrets(context.settings, unread_words=False),
+    }
+    return redactor_for(tuple(sorted(secrets & strong)), tuple(sorted(secrets - strong)))
 
 
 def response_mask(context: "ProviderContext") -> Callable[[str], str]:

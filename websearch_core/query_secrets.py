@@ -20,7 +20,9 @@ gateway), which reads its key from it. A single word of
 (``?t=abcdefgh``, ``?gw=Qx7w``) is taken for that key, letters alone included: nothing in
 the word tells it from a key, and a word a user wrote there masked in an answer costs a
 word, where a key shown costs the key. A number alone or a switch (``true``, ``json``)
-stays a setting's value (:data:`ORDINARY_VALUES`).
+stays a setting's value (:data:`ORDINARY_VALUES`). Such a word is masked in failures and
+logs only (where a gateway quotes the request), never in a successful answer: a key is
+never in a provider's answer about the world, and a word there is the world's.
 """
 
 import re
@@ -104,11 +106,17 @@ ORDINARY_VALUES = frozenset(
 _WORD = re.compile(rf"[A-Za-z0-9]{{{MIN_SECRET_LENGTH},{TOKEN_LENGTH - 1}}}")
 
 
-def query_secrets(url: str) -> tuple[str, ...]:
+def query_secrets(url: str, *, unread_words: bool = True) -> tuple[str, ...]:
     """The values of ``url``'s query parameters that are credentials, by name or shape.
 
     Each as written (``%2B`` and all: a server quoting the request line echoes it so)
     and decoded (as a server that read the parameter quotes it). Empty values are none.
+
+    Args:
+        url: The configured URL (the SearXNG endpoint, a base URL).
+        unread_words: Whether a word under a name nothing reads (:func:`_is_unread_word`)
+            is one: ``False`` for the mask of a successful answer, which such a word may
+            be (``coffee``), where a key is never; errors and logs mask it.
 
     Example:
         >>> query_secrets("https://searx.example/?token=ab%2Bcd&format=json")
@@ -128,7 +136,11 @@ def query_secrets(url: str) -> tuple[str, ...]:
         if not equals or not written:
             continue
         value = unquote(written)
-        if not (_names_credential(name) or _is_token_shaped(value) or _is_unread_word(name, value)):
+        if not (
+            _names_credential(name)
+            or _is_token_shaped(value)
+            or (unread_words and _is_unread_word(name, value))
+        ):
             continue
         decoded = parse_qsl(pair, keep_blank_values=True)
         found.extend([value for _, value in decoded])

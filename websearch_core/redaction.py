@@ -252,6 +252,9 @@ class Redactor:
 
     Args:
         secrets: Credential values (keys, tokens, passwords, ``user:password`` pairs).
+        failure_only: Values masked by :meth:`__call__` (failures, logs) and never by
+            :meth:`in_response` (an answer): a word that is a key only where a request
+            is quoted (a gateway's, ``?gw=coffee``), and the world's word in an answer.
     """
 
     __slots__ = (
@@ -259,13 +262,16 @@ class Redactor:
         "_blocks",
         "_echoes",
         "_escaped_probes",
+        "_failure",
         "_pattern",
         "_probes",
         "_runs",
     )
 
-    def __init__(self, secrets: Iterable[str]) -> None:
+    def __init__(self, secrets: Iterable[str], failure_only: Iterable[str] = ()) -> None:
         values = {secret for secret in secrets if secret and len(secret) >= MIN_SECRET_LENGTH}
+        words = {word for word in failure_only if len(word) >= MIN_SECRET_LENGTH} - values
+        self._failure = Redactor(words) if words else None
         shapes: set[str] = set()
         for value in values:
             shapes |= _variants(value)
@@ -300,7 +306,7 @@ class Redactor:
         )
 
     def __bool__(self) -> bool:
-        return self._pattern is not None
+        return self._pattern is not None or self._failure is not None
 
     def __call__(self, text: str) -> str:
         r"""``text`` with every secret shape masked, the forms of an echoed request too.
@@ -310,12 +316,11 @@ class Redactor:
         another byte alignment, and every shape read through HTML entities, ``%XX`` and
         ``\uXXXX`` escapes, the escaped characters masked where they were written.
         """
-        if self._echoes is None or not text:
+        if (self._echoes is None and self._failure is None) or not text:
             return self.in_response(text)
-        spans = self._spans(text)
-        reading = decoded(text)
-        if reading is not None:
-            spans += [reading.source(*span) for span in self._spans(reading.text)]
+        spans = self._failure_spans(text)
+        if self._failure is not None:
+            spans += self._failure._failure_spans(text)
         if any("\n" in text[start:end] for start, end in spans):  # a dump's or grouped lines
             spans = line_pieces(text, spans)
         return _masked(text, spans, joined=True)
@@ -332,6 +337,14 @@ class Redactor:
             return text
         masked = self._pattern.sub(MASK, text)
         return masked if self._runs is None else _masked(masked, self._runs.spans(masked))
+
+    def _failure_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where :meth:`__call__` finds a secret of this redactor's own, escapes read."""
+        spans = self._spans(text)
+        reading = decoded(text)
+        if reading is not None:
+            spans += [reading.source(*span) for span in self._spans(reading.text)]
+        return spans
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         """Where in ``text`` :meth:`__call__` finds a secret, escapes aside.
@@ -676,9 +689,9 @@ def _prefix_pattern(secret: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def redactor_for(secrets: tuple[str, ...]) -> Redactor:
+def redactor_for(secrets: tuple[str, ...], failure_only: tuple[str, ...] = ()) -> Redactor:
     """A cached :class:`Redactor` (building the pattern costs more than using it)."""
-    return Redactor(secrets)
+    return Redactor(secrets, failure_only)
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:

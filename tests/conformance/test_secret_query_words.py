@@ -15,6 +15,7 @@ import logging
 import pytest
 
 from tests.conformance._leaks import library_logs, reachable_texts
+from tests.conftest import read_capture
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.query_secrets import query_secrets
 from websearch_core.testing import Fault, Simulator
@@ -63,3 +64,35 @@ def test_guard_settings_switches_and_numbers_stay_ordinary() -> None:
         "&language=en&autocomplete=duckduckgo&debug=true&output=json&page=20240601&v=abc"
     )
     assert query_secrets(url) == ()
+
+
+CAPTURE = "searxng/search_format_json_espresso_2026.json"
+"""A real SearXNG answer (espresso grind sizes): ``coffee`` and ``grind`` are its words."""
+
+
+async def _answer(endpoint_query: str) -> tuple[str, str]:
+    """The tool's text and the raising search's sources for the capture, served with 200."""
+    body = read_capture(CAPTURE).decode()
+    async with Simulator(["searxng"]) as sim:
+        served = Fault.http(200, body=body, headers={"Content-Type": "application/json"})
+        sim["searxng"].always(served)
+        endpoint = f"{sim['searxng'].base_url}/{endpoint_query}"
+        settings = sim.settings(rate_limit_wait_seconds=0, searxng={"endpoint": endpoint})
+        async with WebSearch(settings) as ws:
+            result = await ws.run("espresso grind", provider="searxng")
+            response = await ws.search("espresso grind", provider="searxng", use_cache=False)
+    assert result.error is None
+    sources = [(source.title, source.url, source.snippet) for source in response.sources]
+    return result.text, repr(sources)
+
+
+@pytest.mark.parametrize("word", ["coffee", "grind"])
+async def test_a_word_under_an_unread_name_stays_in_a_successful_answer(word: str) -> None:
+    """The answer and its sources read as they do with no such parameter.
+
+    Failed before: 2 of 2 (each ``coffee``, each ``grind`` of the answer was ``***``).
+    """
+    plain = await _answer("")
+    gated = await _answer(f"?gw={word}")
+    assert word in plain[0].lower() and word in plain[1].lower()
+    assert gated == plain
