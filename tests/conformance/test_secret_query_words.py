@@ -96,3 +96,31 @@ async def test_a_word_under_an_unread_name_stays_in_a_successful_answer(word: st
     gated = await _answer(f"?gw={word}")
     assert word in plain[0].lower() and word in plain[1].lower()
     assert gated == plain
+
+
+@pytest.mark.parametrize("name", ["language", "theme"])
+@pytest.mark.parametrize("secret", ["Qx7w", "abcdefgh"])
+async def test_guard_a_configured_key_under_a_setting_name_never_shows(
+    name: str, secret: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A guard: SearXNG's token, written again under a name SearXNG reads, never shows.
+
+    A value under a setting's name is read by its shape only (``Qx7w`` is no key's
+    shape); a configured key of 4+ characters is masked wherever it shows whole
+    (stop 53), so the URL adds nothing to hide. Passed on main (4 of 4). Unconfigured, such
+    a value is the setting's: SearXNG reads it as its language or theme.
+    """
+    caplog.set_level(logging.DEBUG)
+    async with Simulator(["searxng"]) as sim:
+        origin = sim["searxng"].base_url
+        sim["searxng"].always(_json_fault(500, f"refused GET /search?{name}={secret}&q=x"))
+        searxng = {"endpoint": f"{origin}/?{name}={secret}", "token": secret}
+        settings = sim.settings(rate_limit_wait_seconds=0, searxng=searxng)
+        async with WebSearch(settings) as ws:
+            result = await ws.run("python asyncio", provider="searxng")
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search("python asyncio", provider="searxng", use_cache=False)
+    seen = [result.text, repr(result), *reachable_texts(caught.value)]
+    assert "refused get /search?" in seen[0].lower()
+    everything = "\n".join([*seen, *library_logs(caplog.records)])
+    assert secret.lower() not in everything.lower()
