@@ -10,7 +10,9 @@ clear when each line is read alone, as the last 10 bytes of a 42-byte key on its
 line are. :func:`dump_readings` joins the hex columns of a block of dump lines into one
 text, and their text columns into another, each saying where every character stood, so
 the key is found whole and masked on every line it crosses, the offsets and the line's
-layout kept. Pure: no secret is known here.
+layout kept. ``od -t x2``/``x4`` and plain ``hexdump`` write little-endian words, each
+word's bytes last first: read back in the order sent. Lines with a log's line between
+them are one dump when the offsets go on. Pure: no secret is known here.
 """
 
 import re
