@@ -1109,7 +1109,13 @@ class WebSearch(SearchClosing):
             remaining=deadline.remaining(),
             concurrency=concurrency,
             proxies=self._fetch_proxies,
-            secrets=lambda: (*credentials.secrets(), *settings_secrets(settings)),
+            # A word under a query name nothing reads is a gateway's key only where the
+            # SearXNG endpoint's request is quoted; a fetch never sends it, and a page
+            # holding the word holds the world's word.
+            secrets=lambda: (
+                *credentials.secrets(),
+                *settings_secrets(settings, unread_words=False),
+            ),
         )
 
     def fetch_sync(self, url: str, **options: Unpack[FetchOptions]) -> PageContent:
