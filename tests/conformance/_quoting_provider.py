@@ -5,16 +5,24 @@ echoing the key in some form (cut, grouped, encoded) reaches our masking unchang
 so the echo-form tests drive that provider and read all a caller can see afterwards.
 """
 
+import json
+
 import pytest
 
 from tests.conformance._leaks import reachable_texts
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.testing import Fault, Simulator
 
-__all__ = ["QUOTING", "shown_after_failure"]
+__all__ = ["QUOTING", "json_fault", "shown_after_failure"]
 
 QUOTING = "zai"
 """Z.AI: its failure text quotes the upstream's message whole, on 401 and 403 too."""
+
+
+def json_fault(status: int, message: str) -> Fault:
+    """A failure of ``status`` whose JSON body carries ``message``, as an upstream words it."""
+    body = json.dumps({"error": {"message": message}})
+    return Fault.http(status, body=body, headers={"Content-Type": "application/json"})
 
 
 async def shown_after_failure(key: str, fault: Fault, sim: Simulator) -> list[str]:

@@ -6,54 +6,20 @@ was 8-15 letters and digits, both in it; a key of letters alone (``?t=abcdefgh``
 tool's text and the log. SearXNG reads only its own parameters, so a name it does not
 know is a gateway's, and what a gateway reads is its key (``query_secrets``). Driven on
 the loopback simulator, read with the walk of ``_leaks.reachable_texts`` and every DEBUG
-record.
+record: ``test_secret_short_keys`` drives these words with its short keys (one test, both
+sets); here, what is not a key and where such a word stays.
 """
 
-import json
 import logging
 
 import pytest
 
 from tests.conformance._leaks import library_logs, reachable_texts
+from tests.conformance._quoting_provider import json_fault
 from tests.conftest import read_capture
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.query_secrets import query_secrets
 from websearch_core.testing import Fault, Simulator
-
-WORDS = ("abcdefgh", "Qx7w", "m3Kp9Z", "hunterxyz")
-"""Keys of letters alone (8 and 9) and under 8 characters (4 and 6)."""
-
-
-def _json_fault(status: int, message: str) -> Fault:
-    """A failure of ``status`` whose JSON body carries ``message``."""
-    body = json.dumps({"error": {"message": message}})
-    return Fault.http(status, body=body, headers={"Content-Type": "application/json"})
-
-
-@pytest.mark.parametrize("status", [429, 500])
-@pytest.mark.parametrize("secret", WORDS)
-@pytest.mark.parametrize("name", ["t", "gw", "client"])
-async def test_a_word_under_a_name_nothing_reads_never_shows(
-    name: str, secret: str, status: int, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Failed before for each name, word and status: the value was no secret."""
-    caplog.set_level(logging.DEBUG)
-    async with Simulator(["searxng"]) as sim:
-        origin = sim["searxng"].base_url
-        fault = _json_fault(status, f"refused GET /search?{name}={secret}&format=json")
-        sim["searxng"].always(fault)
-        endpoint = f"{origin}/?{name}={secret}"
-        settings = sim.settings(rate_limit_wait_seconds=0, searxng={"endpoint": endpoint})
-        async with WebSearch(settings) as ws:
-            result = await ws.run("python asyncio", provider="searxng")
-            with pytest.raises(AllProvidersFailedError) as caught:
-                await ws.search("python asyncio", provider="searxng", use_cache=False)
-        sent = [value for key, value in sim["searxng"].requests[0].query if key == name]
-    assert sent == [secret], "the endpoint's query is sent: the echo is of a real request"
-    seen = [result.text, repr(result), *reachable_texts(caught.value)]
-    everything = "\n".join([*seen, *library_logs(caplog.records)]).lower()
-    assert "refused get /search?" in seen[0].lower()
-    assert secret.lower() not in everything
 
 
 def test_guard_settings_switches_and_numbers_stay_ordinary() -> None:
@@ -113,7 +79,7 @@ async def test_guard_a_configured_key_under_a_setting_name_never_shows(
     caplog.set_level(logging.DEBUG)
     async with Simulator(["searxng"]) as sim:
         origin = sim["searxng"].base_url
-        sim["searxng"].always(_json_fault(500, f"refused GET /search?{name}={secret}&q=x"))
+        sim["searxng"].always(json_fault(500, f"refused GET /search?{name}={secret}&q=x"))
         searxng = {"endpoint": f"{origin}/?{name}={secret}", "token": secret}
         settings = sim.settings(rate_limit_wait_seconds=0, searxng=searxng)
         async with WebSearch(settings) as ws:

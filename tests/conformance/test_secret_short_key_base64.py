@@ -10,26 +10,19 @@ whole, read with the walk of ``_leaks.reachable_texts`` and every DEBUG record.
 """
 
 import base64
-import json
 import logging
 
 import pytest
 
 from tests.conformance._leaks import base64_cores, echo_forms_seen, library_logs
-from tests.conformance._quoting_provider import QUOTING, shown_after_failure
-from websearch_core.testing import Fault, Simulator
+from tests.conformance._quoting_provider import QUOTING, json_fault, shown_after_failure
+from websearch_core.testing import Simulator
 
 KEYS = ("Zq81mWx4", "hunter2024", "7Kp2Wq9x", "m3Kp9Z", "Qx7w")
 """Short keys: 8-10 letters and digits, and under 8 (6, and the floor's 4)."""
 HEADS = ("user:", "GET /s?t=", "GET /s?tk=", "GET /s?tok=")
 """What stands before the key in the encoded value: 5, 9, 10 and 11 bytes, so the key
 starts at each byte offset modulo 3."""
-
-
-def _json_fault(status: int, message: str) -> Fault:
-    """A failure of ``status`` whose JSON body carries ``message``."""
-    body = json.dumps({"error": {"message": message}})
-    return Fault.http(status, body=body, headers={"Content-Type": "application/json"})
 
 
 @pytest.mark.parametrize("status", [401, 500])
@@ -46,7 +39,7 @@ async def test_a_short_keys_base64_inside_a_longer_value_never_shows(
     assert any(core in encoded for core in base64_cores(key))
     message = f"refused Authorization: Basic {encoded} (bad credentials)"
     async with Simulator([QUOTING]) as sim:
-        seen = await shown_after_failure(key, _json_fault(status, message), sim)
+        seen = await shown_after_failure(key, json_fault(status, message), sim)
     assert "refused Authorization: Basic " in seen[0]
     everything = [*seen, *library_logs(caplog.records)]
     assert echo_forms_seen(key, everything) == []

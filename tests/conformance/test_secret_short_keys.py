@@ -13,7 +13,6 @@ with the walk of ``_leaks.reachable_texts`` and every DEBUG record.
 """
 
 import base64
-import json
 import logging
 import re
 from urllib.parse import quote
@@ -21,32 +20,31 @@ from urllib.parse import quote
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, library_logs, reachable_texts
-from tests.conformance._quoting_provider import QUOTING, shown_after_failure
+from tests.conformance._quoting_provider import QUOTING, json_fault, shown_after_failure
 from tests.hex_dumps import xxd
 from websearch_core import AllProvidersFailedError, WebSearch
-from websearch_core.testing import Fault, Simulator
+from websearch_core.testing import Simulator
 
 SHORT_KEYS = ("Zq81mWx4", "hunter2024", "7Kp2Wq9x")
 """Short keys of 8-10 letters and digits, as a user may have been given one."""
 
-
-def _json_fault(status: int, message: str) -> Fault:
-    """A failure of ``status`` whose JSON body carries ``message``."""
-    body = json.dumps({"error": {"message": message}})
-    return Fault.http(status, body=body, headers={"Content-Type": "application/json"})
+UNREAD_WORDS = ("abcdefgh", "Qx7w", "m3Kp9Z", "hunterxyz")
+"""Words under a query name nothing reads: letters alone (8 and 9), under 8 characters (4
+and 6); keys all the same (stop 54, keys55: ``test_secret_query_words``)."""
 
 
 @pytest.mark.parametrize("status", [429, 500])
-@pytest.mark.parametrize("secret", SHORT_KEYS)
+@pytest.mark.parametrize("secret", [*SHORT_KEYS, *UNREAD_WORDS])
 @pytest.mark.parametrize("name", ["t", "gw", "client"])
 async def test_a_short_key_in_the_endpoints_query_under_any_name_never_shows(
     name: str, secret: str, status: int, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Failed before for each name, key and status: the value was no secret."""
+    """Failed before for each name, key and status: the value was no secret (the short keys
+    in stop 53, the letters-only and under-8 words in stop 54)."""
     caplog.set_level(logging.DEBUG)
     async with Simulator(["searxng"]) as sim:
         origin = sim["searxng"].base_url
-        fault = _json_fault(status, f"refused GET /search?{name}={secret}&format=json")
+        fault = json_fault(status, f"refused GET /search?{name}={secret}&format=json")
         sim["searxng"].always(fault)
         endpoint = f"{origin}/?{name}={secret}"
         settings = sim.settings(rate_limit_wait_seconds=0, searxng={"endpoint": endpoint})
@@ -84,7 +82,7 @@ async def test_guard_a_short_configured_key_is_masked_in_every_whole_shape(
     caplog.set_level(logging.DEBUG)
     message = "refused: " + "; ".join(f"{name}={shape}" for name, shape in _shapes(key).items())
     async with Simulator([QUOTING]) as sim:
-        seen = await shown_after_failure(key, _json_fault(status, message), sim)
+        seen = await shown_after_failure(key, json_fault(status, message), sim)
     assert "refused: as_written=***" in seen[0]
     everything = [*seen, *library_logs(caplog.records)]
     assert key.lower() not in "\n".join(everything).lower()
@@ -112,7 +110,7 @@ async def test_a_short_configured_keys_hex_never_shows(
     caplog.set_level(logging.DEBUG)
     message = "refused request bytes:\n" + HEX_FORMS[form](key) + "\n(end)"
     async with Simulator([QUOTING]) as sim:
-        seen = await shown_after_failure(key, _json_fault(status, message), sim)
+        seen = await shown_after_failure(key, json_fault(status, message), sim)
     assert "refused request bytes" in seen[0]
     everything = "\n".join([*seen, *library_logs(caplog.records)]).lower()
     digits = _hex_digits(everything)
