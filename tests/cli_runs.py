@@ -11,7 +11,8 @@ so no cache or state carries from one run to the next.
 Usage: ``python -m tests.cli_runs RUNS.json OUT_DIR [MODULE ...]``, each ``MODULE`` imported
 before the first fork too (what a script run imports: an example's framework). ``RUNS.json``
 is a list of runs in the order to make them, each ``{"id", "args", "env", "stdin",
-"stdout"}``, and ``"script"`` for a run of that file instead of the command, where ``stdout``
+"stdout"}``, and ``"script"`` for a run of that file instead of the command (or ``"module"``
+for ``python -m MODULE``, the simulator's ``websearch_core.testing``), where ``stdout``
 is ``"pipe"`` (read by this script), ``"null"``, ``"full"`` (``/dev/full``) or ``"gone"``
 (a pipe whose reader is closed), and ``"stderr": "gone"`` for a stderr whose reader is closed
 (a file of this script's otherwise). One JSON object goes to stdout: each id's ``status``,
@@ -62,7 +63,7 @@ def _stdin(text: str) -> int:
 
 
 def _child(run: dict[str, Any], stdin: int, stdout: int, stderr: int) -> None:
-    """Become ``python -m websearch_core ARGS``: the module's own ``sys.exit`` ends us."""
+    """Become ``python -m MODULE ARGS`` (or ``SCRIPT``): the module's ``sys.exit`` ends us."""
     for descriptor, standard in ((stdin, 0), (stdout, 1), (stderr, 2)):
         os.dup2(descriptor, standard)
     os.environ.clear()
@@ -73,9 +74,10 @@ def _child(run: dict[str, Any], stdin: int, stdout: int, stderr: int) -> None:
         sys.path[0] = str(Path(script).parent)
         runpy.run_path(script, run_name="__main__")
         sys.exit(0)  # a script that ends without sys.exit exits 0, as a fresh one would
-    sys.argv = ["websearch_core", *run["args"]]
-    runpy.run_module("websearch_core", run_name="__main__", alter_sys=True)
-    sys.exit(0)  # not reached: the module exits with the command's status
+    module = run.get("module", "websearch_core")
+    sys.argv = [module, *run["args"]]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+    sys.exit(0)  # a module that ends without sys.exit exits 0, as a fresh one would
 
 
 def _drained(drain: int | None) -> str:
@@ -110,7 +112,8 @@ def _spawned(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
     """Where there is no fork: the same run in a fresh interpreter."""
     stdout, drain = _target(run["stdout"])
     stderr = _stderr(run, stderr_path)
-    started = ["-m", "websearch_core"] if run.get("script") is None else [run["script"]]
+    module = run.get("module", "websearch_core")
+    started = ["-m", module] if run.get("script") is None else [run["script"]]
     process = subprocess.Popen(
         [sys.executable, *_python_options(), *started, *run["args"]],
         env=run["env"],

@@ -1,25 +1,28 @@
 """``python -m websearch_core.testing serve``: the simulator for a person trying ``websearch``.
 
-Each test runs the command as a user would, in a process of its own, and reads what it
-prints. The lines it prints are run by a real shell before ``websearch``, exactly as pasted,
-so a line that does not point the command at the simulator (or lets it reach the network)
-fails here. Ctrl-C is a real SIGINT.
+Each server runs as a user would start it, in a process of its own, and its printed lines
+are run by a real shell, exactly as pasted, before ``websearch`` runs with the environment
+the shell was left with; so a line that does not point the command at the simulator (or lets
+it reach the network) fails here. Ctrl-C is a real SIGINT. The servers run together from
+module fixtures, and the searches and refusals fork from one interpreter
+(:mod:`tests.cli_runs`): each test still reads its own server's runs.
 """
 
 import json
 import os
 import queue
-import shlex
 import signal
 import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 
+from tests.cli_runs import run_all
 from websearch_core.cli_status import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from websearch_core.testing import Simulator
 
@@ -92,33 +95,64 @@ class Served:
                 pipe.close()
 
 
-@pytest.fixture
-def serve() -> Iterator[type[Served]]:
-    started: list[Served] = []
+class Searched(NamedTuple):
+    """One ``websearch`` run after the pasted lines: what a finished process gives."""
 
-    class Tracked(Served):
-        def __init__(self, *args: str) -> None:
-            super().__init__(*args)
-            started.append(self)
-
-    yield Tracked
-    for served in started:
-        served.close()
+    status: int
+    stdout: str
+    stderr: str
 
 
-def websearch_after_pasting(lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``lines`` in /bin/sh as pasted, then ``websearch ARGS`` in that shell."""
-    command = " ".join(
-        shlex.quote(word) for word in [sys.executable, "-m", "websearch_core", *args]
-    )
-    script = "\n".join([*lines, f"exec {command}"])
-    return subprocess.run(
-        ["/bin/sh", "-c", script],
+class Serving(NamedTuple):
+    """One ``serve`` run: the lines it printed, its port, its searches and its end."""
+
+    lines: list[str]
+    port: int | None
+    searched: list[Searched]
+    stopped: tuple[int, str]
+
+
+_SERVES: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "brave": ("brave",),
+    "gemini": ("gemini",),
+    "searxng": ("searxng",),
+    "perplexity": ("perplexity",),
+    "undo": ("brave", "searxng", "codex"),
+}
+"""Each ``serve`` the tests read, by name: its providers, on ports the command picks."""
+_ON_FREE_PORTS: dict[str, tuple[str, ...]] = {"port": ("brave",), "readme": ()}
+"""Each ``serve --port P`` the tests read, by name: its providers."""
+_BAD_INPUT = [
+    (["bravo"], "no simulator protocol for provider 'bravo'; did you mean brave?"),
+    (["--port", "65535", "brave", "bing"], "--port: 65535-65536 (one port per provider) is"),
+    (["--port", "x"], "--port: invalid int value: 'x'"),
+]
+"""Input ``serve`` refuses, and the start of the one line saying why."""
+_SEARCHES: dict[str, list[list[str]]] = {
+    "default": [["python"], ["python", "--provider", "duckduckgo", "--json"]],
+    "brave": [["python", "--provider", "bing", "--json"]],
+    "gemini": [["python", "--json"]],
+    "searxng": [["python", "--json"]],
+    "perplexity": [["python", "--json"]],
+    "port": [["python"]],
+}
+"""The ``websearch ARGS`` run after each serve's pasted lines, in order, while it serves."""
+
+
+def pasted_env(lines: list[str]) -> dict[str, str]:
+    """The environment ``lines`` leave in /bin/sh, pasted as printed: what ``websearch``
+    started next in that shell gets (the shell itself reads the lines, not this test)."""
+    shell = subprocess.run(
+        ["/bin/sh", "-c", "\n".join([*lines, "exec env -0"])],
         capture_output=True,
         text=True,
         timeout=_WAIT,
         env={**os.environ, "WEBSEARCH_STATE_WAIT_SECONDS": "20"},
     )
+    assert shell.returncode == 0, shell.stderr
+    pairs = (entry.split("=", 1) for entry in shell.stdout.split("\0") if entry)
+    return {name: value for name, value in pairs}
 
 
 def free_port() -> int:
@@ -129,7 +163,9 @@ def free_port() -> int:
         return port
 
 
-def served_on_free_ports(serve: type[Served], *providers: str) -> tuple[Served, int, list[str]]:
+def served_on_free_ports(
+    serve: Callable[..., Served], *providers: str
+) -> tuple[Served, int, list[str]]:
     """``serve --port P PROVIDERS`` from a free port P: the process, P and its lines.
 
     ``--port`` takes one port per provider in a row, and only the first is the OS's choice:
@@ -148,98 +184,169 @@ def served_on_free_ports(serve: type[Served], *providers: str) -> tuple[Served, 
     raise AssertionError("no run of free loopback ports in 20 tries")
 
 
+@pytest.fixture(scope="module")
+def serving(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Serving]]:
+    """Every ``serve`` of :data:`_SERVES` and :data:`_ON_FREE_PORTS`, searched and stopped.
+
+    Each test had its own ``serve`` and ``websearch`` interpreters, one after the other (about
+    2 s a test). Here the servers start together, every search runs in one forking
+    interpreter (:mod:`tests.cli_runs`) with the environment its pasted lines left, then
+    each server gets its Ctrl-C. No two tests read one server; nothing a test does changes
+    what another reads.
+    """
+    started: list[Served] = []
+
+    def serve(*args: str) -> Served:
+        served = Served(*args)
+        started.append(served)
+        return served
+
+    try:
+        running = {name: (serve(*args), None) for name, args in _SERVES.items()}
+        printed: dict[str, list[str]] = {}
+        processes: dict[str, tuple[Served, int | None]] = {}
+        for name, providers in _ON_FREE_PORTS.items():
+            served, port, printed[name] = served_on_free_ports(serve, *providers)
+            processes[name] = (served, port)
+        for name, (served, _) in running.items():
+            printed[name] = served.printed()
+            processes[name] = (served, None)
+        runs = [
+            {
+                "id": f"{name}:{number}",
+                "args": args,
+                "env": pasted_env(printed[name]),
+                "stdin": "",
+                "stdout": "pipe",
+            }
+            for name, searches in _SEARCHES.items()
+            for number, args in enumerate(searches)
+        ]
+        ran = run_all(runs, tmp_path_factory.mktemp("serve"), dict(os.environ))
+        for served, _ in processes.values():
+            if served.process.poll() is None:
+                served.process.send_signal(signal.SIGINT)
+        yield {
+            name: Serving(
+                printed[name],
+                port,
+                [
+                    Searched(*(ran[f"{name}:{number}"][key] for key in Searched._fields))
+                    for number in range(len(_SEARCHES.get(name, [])))
+                ],
+                served.stop(),
+            )
+            for name, (served, port) in processes.items()
+        }
+    finally:
+        for served in started:
+            served.close()
+
+
+@pytest.fixture(scope="module")
+def refused(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Each refusal of ``python -m websearch_core.testing``, by id, from one forking
+    interpreter: none of them serves, so none needs its own process to stop."""
+    runs = [
+        {
+            "id": " ".join(args),
+            "module": "websearch_core.testing",
+            "args": args,
+            "env": dict(os.environ),
+            "stdin": "",
+            "stdout": "pipe",
+        }
+        for args in [["serve", *bad] for bad, _ in _BAD_INPUT] + [["srve"]]
+    ]
+    with socket.socket() as taken:  # listening until every run is done
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        in_use = ["serve", "--port", str(port), "brave"]
+        runs.append({**runs[-1], "id": "in use", "args": in_use})
+        ran = run_all(
+            runs,
+            tmp_path_factory.mktemp("refused"),
+            dict(os.environ),
+            preload=("websearch_core.testing.serve",),
+        )
+    ran["in use"]["port"] = port
+    return ran
+
+
 def test_the_printed_lines_make_websearch_answer_from_the_simulator(
-    serve: type[Served],
+    serving: dict[str, Serving],
 ) -> None:
-    served = serve()  # the default providers, on free ports
-    lines = served.printed()
+    lines, _, (searched, forced), stopped = serving["default"]  # default providers, free ports
     assert any(
         line.startswith("export WEBSEARCH_BRAVE_BASE_URL=http://127.0.0.1:") for line in lines
     )
     assert "export BRAVE_API_KEY=sim-key-brave" in lines
     assert "export WEBSEARCH_STATE_BACKEND=memory" in lines
 
-    searched = websearch_after_pasting(lines, "python")
-    assert searched.returncode == EXIT_OK, searched.stderr
+    assert searched.status == EXIT_OK, searched.stderr
     assert searched.stderr == ""  # no variable pasted is unknown, no provider failed first
     assert "[1] python result 1" in searched.stdout
     assert "https://site1.example.org/python" in searched.stdout
 
     # The free engine it serves answers too, when it is the one asked.
-    forced = websearch_after_pasting(lines, "python", "--provider", "duckduckgo", "--json")
-    assert forced.returncode == EXIT_OK, forced.stderr
+    assert forced.status == EXIT_OK, forced.stderr
     assert '"provider": "duckduckgo"' in forced.stdout
 
-    assert served.stop() == (EXIT_INTERRUPTED, "websearch simulator: interrupted\n")
+    assert stopped == (EXIT_INTERRUPTED, "websearch simulator: interrupted\n")
 
 
-def test_nothing_the_lines_leave_unsimulated_is_asked(serve: type[Served]) -> None:
+def test_nothing_the_lines_leave_unsimulated_is_asked(serving: dict[str, Serving]) -> None:
     # Forced to a provider it does not serve, the search must not reach the real one: it is
     # excluded, so the simulated provider answers instead (the network is blocked here, so
     # a search sent to Bing would have failed, not answered).
-    served = serve("brave")
-    searched = websearch_after_pasting(served.printed(), "python", "--provider", "bing", "--json")
-    assert searched.returncode == EXIT_OK, searched.stderr
+    (searched,) = serving["brave"].searched
+    assert searched.status == EXIT_OK, searched.stderr
     assert "bing" in searched.stderr and "WEBSEARCH_EXCLUDE" in searched.stderr
     assert '"provider": "brave"' in searched.stdout
-    served.stop()
 
 
 @pytest.mark.parametrize("provider_id", ["gemini", "searxng", "perplexity"])
 def test_providers_with_their_own_variables_answer_from_the_lines(
-    serve: type[Served], provider_id: str
+    serving: dict[str, Serving], provider_id: str
 ) -> None:
     # SearXNG's endpoint, Gemini's token route and key variable, Perplexity's key variable.
-    served = serve(provider_id)
-    searched = websearch_after_pasting(served.printed(), "python", "--json")
-    assert searched.returncode == EXIT_OK, searched.stderr
+    (searched,) = serving[provider_id].searched
+    assert searched.status == EXIT_OK, searched.stderr
     assert f'"provider": "{provider_id}"' in searched.stdout
-    served.stop()
 
 
-def test_a_port_given_is_the_one_served(serve: type[Served]) -> None:
-    served, port, lines = served_on_free_ports(serve, "brave")
+def test_a_port_given_is_the_one_served(serving: dict[str, Serving]) -> None:
+    lines, port, (searched,), _ = serving["port"]
     assert f"export WEBSEARCH_BRAVE_BASE_URL=http://127.0.0.1:{port}" in lines
-    assert websearch_after_pasting(lines, "python").returncode == EXIT_OK
-    served.stop()
+    assert searched.status == EXIT_OK
 
 
-def test_a_port_in_use_is_named_with_its_provider(serve: type[Served]) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        status, err = serve("--port", str(port), "brave").finished()
-    assert status == EXIT_USAGE
-    assert err == (
-        f"websearch simulator: --port: port {port} on 127.0.0.1 (for brave) is in use; "
+def test_a_port_in_use_is_named_with_its_provider(refused: dict[str, dict[str, Any]]) -> None:
+    ran = refused["in use"]
+    assert ran["status"] == EXIT_USAGE
+    assert ran["stderr"] == (
+        f"websearch simulator: --port: port {ran['port']} on 127.0.0.1 (for brave) is in use; "
         f"give another --port, or leave it out for free ports\n"
     )
 
 
-@pytest.mark.parametrize(
-    ("args", "named"),
-    [
-        (["bravo"], "no simulator protocol for provider 'bravo'; did you mean brave?"),
-        (["--port", "65535", "brave", "bing"], "--port: 65535-65536 (one port per provider) is"),
-        (["--port", "x"], "--port: invalid int value: 'x'"),
-    ],
-)
-def test_bad_input_is_one_line_naming_it(serve: type[Served], args: list[str], named: str) -> None:
-    status, err = serve(*args).finished()
-    assert status == EXIT_USAGE
+@pytest.mark.parametrize(("args", "named"), _BAD_INPUT)
+def test_bad_input_is_one_line_naming_it(
+    refused: dict[str, dict[str, Any]], args: list[str], named: str
+) -> None:
+    ran = refused[" ".join(["serve", *args])]
+    err = ran["stderr"]
+    assert ran["status"] == EXIT_USAGE
     assert err.startswith(f"websearch simulator: {named}") and err.count("\n") == 1, err
 
 
-def test_a_command_other_than_serve_is_refused_naming_serve() -> None:
-    ran = subprocess.run(
-        [sys.executable, "-m", "websearch_core.testing", "srve"],
-        capture_output=True,
-        text=True,
-        timeout=_WAIT,
-    )
-    assert ran.returncode == EXIT_USAGE
-    assert ran.stderr == (
+def test_a_command_other_than_serve_is_refused_naming_serve(
+    refused: dict[str, dict[str, Any]],
+) -> None:
+    ran = refused["srve"]
+    assert ran["status"] == EXIT_USAGE
+    assert ran["stderr"] == (
         "websearch simulator: the command is serve, not 'srve': "
         "python -m websearch_core.testing serve [--port N] [PROVIDER ...]\n"
     )
@@ -264,13 +371,11 @@ def test_ports_for_a_provider_not_simulated_are_refused() -> None:
         Simulator(["brave"], ports={"bing": 8080})
 
 
-def test_the_undo_line_takes_back_every_pasted_variable(serve: type[Served]) -> None:
+def test_the_undo_line_takes_back_every_pasted_variable(serving: dict[str, Serving]) -> None:
     # Once the simulator stopped, the pasted lines left each provider pointed at a port
     # where nothing listens and every other one excluded: every search in that shell
     # failed as a blocked network. The printed unset line, run after them, leaves none.
-    served = serve("brave", "searxng", "codex")
-    lines = served.printed()
-    served.stop()
+    lines = serving["undo"].lines
     exported = {
         line.removeprefix("export ").split("=", 1)[0]
         for line in lines
@@ -321,7 +426,7 @@ def test_the_lines_say_the_results_dates_which_a_recency_leaves_in(
     assert len(sources) == len(dates)
 
 
-def test_the_readme_shows_what_the_command_prints(serve: type[Served]) -> None:
+def test_the_readme_shows_what_the_command_prints(serving: dict[str, Serving]) -> None:
     """Failed before: the README gave the results' dates by hand, and no printed line.
 
     The command the README shows is run as typed, on a free port in place of its 8080
@@ -332,8 +437,8 @@ def test_the_readme_shows_what_the_command_prints(serve: type[Served]) -> None:
     block = section.split("```console\n", 1)[1].split("\n```", 1)[0].splitlines()
     command, shown = block[0], block[1:]
     assert command == "$ python -m websearch_core.testing serve --port 8080"
-    served, port, printed = served_on_free_ports(serve)
-    served.stop()
+    printed, port, _, _ = serving["readme"]
+    assert port is not None
     as_shown = [
         line.replace(f"127.0.0.1:{port + 1}", "127.0.0.1:8081").replace(
             f"127.0.0.1:{port}", "127.0.0.1:8080"
