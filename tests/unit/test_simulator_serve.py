@@ -79,8 +79,16 @@ class Served:
 
     def stop(self) -> tuple[int, str]:
         """Send Ctrl-C (SIGINT) if it still runs; its exit status and stderr."""
+        self.interrupt()
+        return self.ended()
+
+    def interrupt(self) -> None:
+        """Send one Ctrl-C (SIGINT) if it still runs; a second would cut its shutdown short."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
+
+    def ended(self) -> tuple[int, str]:
+        """Its exit status and stderr once it ends (after :meth:`interrupt`)."""
         assert self.process.stderr is not None
         err = self.process.stderr.read()
         return self.process.wait(timeout=_WAIT), err
@@ -223,9 +231,8 @@ def serving(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Serv
             for number, args in enumerate(searches)
         ]
         ran = run_all(runs, tmp_path_factory.mktemp("serve"), dict(os.environ))
-        for served, _ in processes.values():
-            if served.process.poll() is None:
-                served.process.send_signal(signal.SIGINT)
+        for served, _ in processes.values():  # all at once: each shuts down while the next is told
+            served.interrupt()
         yield {
             name: Serving(
                 printed[name],
@@ -234,7 +241,7 @@ def serving(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Serv
                     Searched(*(ran[f"{name}:{number}"][key] for key in Searched._fields))
                     for number in range(len(_SEARCHES.get(name, [])))
                 ],
-                served.stop(),
+                served.ended(),
             )
             for name, (served, port) in processes.items()
         }
