@@ -9,15 +9,13 @@ the answer (the one thing replaced: the command's handling of it is what is test
 """
 
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, shapes_seen
-from tests.conformance.test_secret_audit import _cli_environment, sentinel
+from tests.conformance._wrapped_runs import Case, Ran, run_cases
+from tests.conformance.test_secret_audit import sentinel
 from websearch_core.providers import get_provider
-from websearch_core.testing import Simulator
 
 PROVIDER = "brave"
 BUGS = {
@@ -42,34 +40,40 @@ sys.exit(main())
 """
 
 
-def run_wrapped(
-    code: str, arguments: list[str], env: dict[str, str]
-) -> subprocess.CompletedProcess[str]:
-    """``websearch <arguments> "python asyncio"`` run by ``code`` (which puts the bug in)."""
-    return subprocess.run(
-        [sys.executable, "-c", code, *arguments, "python asyncio"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+ARGUMENTS = {"plain": [], "verbose": ["-v"], "json": ["--json"]}
+"""The command lines each bug is met with (before the query)."""
 
 
-@pytest.mark.parametrize("arguments", [[], ["-v"], ["--json"]])
+def _with_key(env: dict[str, str], home: pathlib.Path) -> None:
+    """The key in its variable: the one place the command reads it from here."""
+    env[get_provider(PROVIDER).info.env_vars[0]] = sentinel(PROVIDER)
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
+    """Each bug met with each command line, every run forked from one interpreter."""
+    variable = get_provider(PROVIDER).info.env_vars[0]
+    cases = {
+        f"{bug}-{name}": Case(
+            WRAPPER.format(variable=variable, bug=BUGS[bug]),
+            [*arguments, "python asyncio"],
+            _with_key,
+        )
+        for bug in BUGS
+        for name, arguments in ARGUMENTS.items()
+    }
+    return run_cases(PROVIDER, cases, tmp_path_factory.mktemp("crash"))
+
+
+@pytest.mark.parametrize("arguments", sorted(ARGUMENTS))
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_a_bug_in_a_search_ends_with_a_masked_traceback(
-    bug: str, arguments: list[str], tmp_path: pathlib.Path
+    bug: str, arguments: str, ran: dict[str, Ran]
 ) -> None:
     """Failed before for each bug and option: Python's traceback quoted the key whole."""
     key = sentinel(PROVIDER)
-    variable = get_provider(PROVIDER).info.env_vars[0]
-    code = WRAPPER.format(variable=variable, bug=BUGS[bug])
-    with Simulator([PROVIDER]).running_in_thread() as sim:
-        env = _cli_environment(PROVIDER, tmp_path, sim[PROVIDER].base_url)
-        env[variable] = key
-        done = run_wrapped(code, arguments, env)
-        assert sim[PROVIDER].requests, "the search reached the provider before the bug"
+    done, requests = ran[f"{bug}-{arguments}"]
+    assert requests, "the search reached the provider before the bug"
     assert done.returncode == 1, done.stderr
     assert "Traceback" in done.stderr and "in broken" in done.stderr, "the report is whole"
     seen = [done.stdout, done.stderr]

@@ -6,18 +6,16 @@ the command as Python's own traceback, chained to the first: the first error's m
 a key in it, whole on stderr. Driven as a user meets it: ``websearch`` in a subprocess
 against the loopback simulator, its key from a config file only, with a bug quoting the
 key put in the search or after it, and a second one in a part of the report (the two
-things replaced; the command's handling of them is what is tested).
+things replaced; the command's handling of them is what is tested). The runs fork from
+one interpreter (:mod:`tests.conformance._wrapped_runs`).
 """
 
 import pathlib
-import subprocess
 
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, shapes_seen
-from tests.conformance.test_secret_audit import _cli_environment
-from tests.conformance.test_secret_cli_crash import run_wrapped
-from websearch_core.testing import Simulator
+from tests.conformance._wrapped_runs import Case, Ran, run_cases
 
 PROVIDER = "brave"
 KEY = "BSAw4Nq8Zt2Xc6Vb0Mn5Lk9Jh3Gf7Ds1"
@@ -43,31 +41,40 @@ REPORT_PARTS = ("Redactor", "variable_secrets")
 """The parts of the report the second bug is put in: the mask, the key variables' read."""
 
 
-def _run(tmp_path: pathlib.Path, bug: str, part: str) -> subprocess.CompletedProcess[str]:
-    """``websearch "python asyncio"`` with the two bugs in."""
-    bug_module, bug_name = BUGS[bug]
-    code = WRAPPER.format(key=KEY, bug_module=bug_module, bug_name=bug_name, report_name=part)
-    with Simulator([PROVIDER]).running_in_thread() as sim:
-        env = _cli_environment(PROVIDER, tmp_path, sim[PROVIDER].base_url)
-        config = tmp_path / "config.toml"
-        config.write_text(f'[api_keys]\n{PROVIDER} = "{KEY}"\n', encoding="utf-8")
-        env["WEBSEARCH_CONFIG_FILE"] = str(config)
-        done = run_wrapped(code, [], env)
-        assert sim[PROVIDER].requests, "the search reached the provider with the config's key"
-    return done
+def _config_key(env: dict[str, str], home: pathlib.Path) -> None:
+    """Brave's key in a config file only."""
+    config = home / "config.toml"
+    config.write_text(f'[api_keys]\n{PROVIDER} = "{KEY}"\n', encoding="utf-8")
+    env["WEBSEARCH_CONFIG_FILE"] = str(config)
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
+    """``websearch "python asyncio"`` with each pair of bugs in, forked from one interpreter."""
+    cases = {
+        f"{bug}-{part}": Case(
+            WRAPPER.format(
+                key=KEY, bug_module=BUGS[bug][0], bug_name=BUGS[bug][1], report_name=part
+            ),
+            ["python asyncio"],
+            _config_key,
+        )
+        for bug in BUGS
+        for part in REPORT_PARTS
+    }
+    return run_cases(PROVIDER, cases, tmp_path_factory.mktemp("report-bug"))
 
 
 @pytest.mark.parametrize("part", REPORT_PARTS)
 @pytest.mark.parametrize("bug", sorted(BUGS))
-def test_a_bug_in_the_crash_report_fails_closed(
-    bug: str, part: str, tmp_path: pathlib.Path
-) -> None:
+def test_a_bug_in_the_crash_report_fails_closed(bug: str, part: str, ran: dict[str, Ran]) -> None:
     """Failed before for each place and part: Python's traceback of the report's error,
     chained to the first, printed the key whole.
 
     Still exit 1 with the internal-error line; the report is the fixed text instead.
     """
-    done = _run(tmp_path, bug, part)
+    done, requests = ran[f"{bug}-{part}"]
+    assert requests, "the search reached the provider with the config's key"
     seen = [done.stdout, done.stderr]
     assert shapes_seen(KEY, seen) == []
     assert echo_forms_seen(KEY, seen) == []

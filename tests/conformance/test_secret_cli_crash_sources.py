@@ -7,6 +7,7 @@ search never read (another provider's key) showed it. Driven as a user meets it:
 ``websearch`` in a subprocess against the loopback simulator, its key from a config file
 only (no key variable), the store holding another provider's key and sign-in, with a
 bug put in one place (the one thing replaced: the command's handling of it is tested).
+The runs fork from one interpreter (:mod:`tests.conformance._wrapped_runs`).
 """
 
 import json
@@ -16,9 +17,7 @@ import subprocess
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, shapes_seen
-from tests.conformance.test_secret_audit import _cli_environment
-from tests.conformance.test_secret_cli_crash import run_wrapped
-from websearch_core.testing import Simulator
+from tests.conformance._wrapped_runs import Case, Ran, run_cases
 
 PROVIDER = "brave"
 KEY = "BSAq7Zx2Lm9Kp4Wv8Rt3Yn6Hc1Jd5Fg0"
@@ -47,24 +46,46 @@ AFTER_THE_SEARCH = {
 IN_THE_SEARCH = ("websearch_core.client", "format_for_llm", [])
 
 
-def _run(
-    tmp_path: pathlib.Path, module: str, name: str, bug: str, arguments: list[str]
-) -> subprocess.CompletedProcess[str]:
+def _config_and_store(env: dict[str, str], home: pathlib.Path) -> None:
+    """Brave's key in a config file only; another provider's key and sign-in stored."""
+    config = home / "config.toml"
+    config.write_text(f'[api_keys]\n{PROVIDER} = "{KEY}"\n', encoding="utf-8")
+    env["WEBSEARCH_CONFIG_FILE"] = str(config)
+    store = {
+        "tavily": {"api_key": STORED},
+        "gemini": {"oauth": {"access_token": STORED_TOKEN, "token_type": "Bearer"}},
+    }
+    pathlib.Path(env["WEBSEARCH_CREDENTIALS_FILE"]).write_text(json.dumps(store))
+
+
+def _case(module: str, name: str, bug: str, arguments: list[str]) -> Case:
     """``websearch <arguments> "python asyncio"`` with ``bug`` as ``module.name``."""
     code = WRAPPER.format(key=KEY, bug=bug, module=module, name=name)
-    with Simulator([PROVIDER]).running_in_thread() as sim:
-        env = _cli_environment(PROVIDER, tmp_path, sim[PROVIDER].base_url)
-        config = tmp_path / "config.toml"
-        config.write_text(f'[api_keys]\n{PROVIDER} = "{KEY}"\n', encoding="utf-8")
-        env["WEBSEARCH_CONFIG_FILE"] = str(config)
-        store = {
-            "tavily": {"api_key": STORED},
-            "gemini": {"oauth": {"access_token": STORED_TOKEN, "token_type": "Bearer"}},
-        }
-        pathlib.Path(env["WEBSEARCH_CREDENTIALS_FILE"]).write_text(json.dumps(store))
-        done = run_wrapped(code, arguments, env)
-        assert sim[PROVIDER].requests, "the search reached the provider with the config's key"
-        assert sim[PROVIDER].requests[0].header("X-Subscription-Token") == KEY
+    return Case(code, [*arguments, "python asyncio"], _config_and_store)
+
+
+STORE_BUG = "    raise ValueError(f'bad store {stored()!r}')\n"
+"""A bug in the search quoting the whole credential store."""
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
+    """Every case of this file, forked from one interpreter, by id."""
+    cases = {
+        f"after-{output}": _case(module, name, "    raise KeyError(CONFIG_KEY)\n", arguments)
+        for output, (module, name, arguments) in AFTER_THE_SEARCH.items()
+    }
+    cases["store"] = _case(*IN_THE_SEARCH[:2], STORE_BUG, IN_THE_SEARCH[2])
+    for bug, body in GUARDED.items():
+        cases[f"guarded-{bug}"] = _case(*IN_THE_SEARCH[:2], body, IN_THE_SEARCH[2])
+    return run_cases(PROVIDER, cases, tmp_path_factory.mktemp("sources"))
+
+
+def _done(ran: dict[str, Ran], case: str) -> subprocess.CompletedProcess[str]:
+    """The case's end, once its search reached the provider with the config's key."""
+    done, requests = ran[case]
+    assert requests, "the search reached the provider with the config's key"
+    assert requests[0].header("X-Subscription-Token") == KEY
     return done
 
 
@@ -79,20 +100,14 @@ def _masked(done: subprocess.CompletedProcess[str], *secrets: str) -> None:
 
 
 @pytest.mark.parametrize("output", sorted(AFTER_THE_SEARCH))
-def test_a_bug_after_the_search_ends_with_a_masked_report(
-    output: str, tmp_path: pathlib.Path
-) -> None:
+def test_a_bug_after_the_search_ends_with_a_masked_report(output: str, ran: dict[str, Ran]) -> None:
     """Failed before for both outputs: Python's traceback quoted the config file's key."""
-    module, name, arguments = AFTER_THE_SEARCH[output]
-    done = _run(tmp_path, module, name, "    raise KeyError(CONFIG_KEY)\n", arguments)
-    _masked(done, KEY)
+    _masked(_done(ran, f"after-{output}"), KEY)
 
 
-def test_a_bug_quoting_the_store_masks_entries_never_read(tmp_path: pathlib.Path) -> None:
+def test_a_bug_quoting_the_store_masks_entries_never_read(ran: dict[str, Ran]) -> None:
     """Failed before: the report masked the client's keys, not a store entry never read."""
-    bug = "    raise ValueError(f'bad store {stored()!r}')\n"
-    done = _run(tmp_path, *IN_THE_SEARCH[:2], bug, IN_THE_SEARCH[2])
-    _masked(done, KEY, STORED, STORED_TOKEN)
+    _masked(_done(ran, "store"), KEY, STORED, STORED_TOKEN)
 
 
 GUARDED = {
@@ -111,9 +126,8 @@ GUARDED = {
 
 @pytest.mark.parametrize("bug", sorted(GUARDED))
 def test_guard_a_bug_in_the_search_quoting_the_config_is_masked(
-    bug: str, tmp_path: pathlib.Path
+    bug: str, ran: dict[str, Ran]
 ) -> None:
     """A guard (passed before): a bug in the search quoting the settings' repr (their
     keys are ``SecretStr``), a header dict or the config file's text shows no key."""
-    done = _run(tmp_path, *IN_THE_SEARCH[:2], GUARDED[bug], IN_THE_SEARCH[2])
-    _masked(done, KEY)
+    _masked(_done(ran, f"guarded-{bug}"), KEY)
