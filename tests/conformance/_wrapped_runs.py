@@ -21,6 +21,13 @@ from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import RecordedRequest
 
 
+def key_in_config(env: dict[str, str], home: pathlib.Path, provider: str, key: str) -> None:
+    """``provider``'s ``key`` in a config file in ``home`` only, named by the environment."""
+    config = home / "config.toml"
+    config.write_text(f'[api_keys]\n{provider} = "{key}"\n', encoding="utf-8")
+    env["WEBSEARCH_CONFIG_FILE"] = str(config)
+
+
 class Case(NamedTuple):
     """One run: the wrapper's code, the command line, and what its home needs first."""
 

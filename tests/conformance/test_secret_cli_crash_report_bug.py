@@ -15,7 +15,7 @@ import pathlib
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, shapes_seen
-from tests.conformance._wrapped_runs import Case, Ran, run_cases
+from tests.conformance._wrapped_runs import Case, Ran, key_in_config, run_cases
 
 PROVIDER = "brave"
 KEY = "BSAw4Nq8Zt2Xc6Vb0Mn5Lk9Jh3Gf7Ds1"
@@ -43,9 +43,7 @@ REPORT_PARTS = ("Redactor", "variable_secrets")
 
 def _config_key(env: dict[str, str], home: pathlib.Path) -> None:
     """Brave's key in a config file only."""
-    config = home / "config.toml"
-    config.write_text(f'[api_keys]\n{PROVIDER} = "{KEY}"\n', encoding="utf-8")
-    env["WEBSEARCH_CONFIG_FILE"] = str(config)
+    key_in_config(env, home, PROVIDER, KEY)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import subprocess
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, shapes_seen
-from tests.conformance._wrapped_runs import Case, Ran, run_cases
+from tests.conformance._wrapped_runs import Case, Ran, key_in_config, run_cases
 
 PROVIDER = "brave"
 KEY = "BSAq7Zx2Lm9Kp4Wv8Rt3Yn6Hc1Jd5Fg0"
@@ -48,9 +48,7 @@ IN_THE_SEARCH = ("websearch_core.client", "format_for_llm", [])
 
 def _config_and_store(env: dict[str, str], home: pathlib.Path) -> None:
     """Brave's key in a config file only; another provider's key and sign-in stored."""
-    config = home / "config.toml"
-    config.write_text(f'[api_keys]\n{PROVIDER} = "{KEY}"\n', encoding="utf-8")
-    env["WEBSEARCH_CONFIG_FILE"] = str(config)
+    key_in_config(env, home, PROVIDER, KEY)
     store = {
         "tavily": {"api_key": STORED},
         "gemini": {"oauth": {"access_token": STORED_TOKEN, "token_type": "Bearer"}},
