@@ -12,12 +12,12 @@ store) and look for the key and the sign-in's tokens in both streams of every ru
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.integrations._readme_scripts import user_env
+from tests.unit._secret_cli_runs import websearch_showing_none
 from websearch_core.cli_auth_json import AUTH_JSON_HELP
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,18 +35,9 @@ REFUSAL_KEYS = ["provider", "error", "failed"]
 def _websearch(
     args: list[str], env: dict[str, str], stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    for secret in (KEY, SIGN_IN["access_token"], SIGN_IN["refresh_token"]):
-        assert secret not in done.stdout + done.stderr
-    return done
+    """``websearch <args>``, its outputs holding neither the key nor the sign-in's tokens."""
+    secrets = (KEY, SIGN_IN["access_token"], SIGN_IN["refresh_token"])
+    return websearch_showing_none(args, env, secrets, stdin)
 
 
 def _refusal(done: subprocess.CompletedProcess[str]) -> dict[str, object]:

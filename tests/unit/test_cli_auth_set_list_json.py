@@ -12,12 +12,12 @@ false. Secrets never appear: every run here looks for the key and the tokens in 
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.integrations._readme_scripts import user_env
+from tests.unit._secret_cli_runs import websearch_showing_none
 from websearch_core.cli import main
 
 KEY = "BSAj8Kd2Lm4Np6Qr8St0Uv2Wx4Yz6Ab8Cd"
@@ -37,18 +37,9 @@ _NOTHING_MOVED = {"moved_aside_to": None, "moved_aside_from": None, "damage": No
 def _websearch(
     args: list[str], env: dict[str, str], stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    for secret in (KEY, SIGN_IN["access_token"], SIGN_IN["refresh_token"]):
-        assert secret not in done.stdout + done.stderr
-    return done
+    """``websearch <args>``, its outputs holding neither the key nor the sign-in's tokens."""
+    secrets = (KEY, SIGN_IN["access_token"], SIGN_IN["refresh_token"])
+    return websearch_showing_none(args, env, secrets, stdin)
 
 
 def test_auth_set_answers_in_json(tmp_path: Path) -> None:
