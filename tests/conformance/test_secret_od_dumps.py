@@ -12,17 +12,16 @@ result's text, the raised error (everything reachable from it) and every DEBUG r
 are read for the key's bytes on each line, as the dump writes them.
 """
 
-import json
 import logging
 from collections.abc import Callable
 
 import pytest
 
 from tests.conformance._leaks import echo_forms_seen, library_logs
-from tests.conformance._quoting_provider import QUOTING, shown_after_failure
+from tests.conformance._quoting_provider import QUOTING, json_fault, shown_after_failure
 from tests.conformance.test_secret_audit import sentinel
 from tests.hex_dumps import SHOWN, WIDTH, od_c, od_x1
-from websearch_core.testing import Fault, Simulator
+from websearch_core.testing import Simulator
 
 DUMPS: dict[str, Callable[[bytes], list[str]]] = {
     "od_t_x1": od_x1,
@@ -83,10 +82,8 @@ async def test_an_od_dump_shows_none_of_the_keys_bytes_on_any_line(
     pieces = _pieces(dump, key, request)
     assert pieces and all(piece in "\n".join(lines) for piece in pieces)
     message = "upstream refused:\n" + "\n".join(lines)
-    body = '{"error": {"message": ' + json.dumps(message) + "}}"
     async with Simulator([QUOTING]) as sim:
-        fault = Fault.http(status, body=body, headers={"Content-Type": "application/json"})
-        seen = await shown_after_failure(key, fault, sim)
+        seen = await shown_after_failure(key, json_fault(status, message), sim)
     assert "upstream refused" in seen[0], "the failure should quote the upstream's message"
     assert lines[-1] in seen[0], "the dump's last line (its length) is shown"
     shown = "\n".join([*seen, *library_logs(caplog.records)])

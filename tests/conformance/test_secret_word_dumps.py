@@ -15,7 +15,6 @@ line: the key cut at a line's end showed its part on each. The lines of one dump
 known by their offsets, each the last one's plus the bytes it showed.
 """
 
-import json
 import logging
 import re
 import shutil
@@ -25,10 +24,10 @@ from pathlib import Path
 import pytest
 
 from tests.conformance._leaks import library_logs
-from tests.conformance._quoting_provider import QUOTING, shown_after_failure
+from tests.conformance._quoting_provider import QUOTING, json_fault, shown_after_failure
 from tests.conformance.test_secret_audit import sentinel
 from tests.hex_dumps import od_x1, xxd
-from websearch_core.testing import Fault, Simulator
+from websearch_core.testing import Simulator
 
 COMMANDS = {
     "od_t_x2": ["od", "-t", "x2"],
@@ -102,10 +101,8 @@ async def test_a_word_dump_shows_none_of_the_keys_bytes_on_any_line(
     lines = dump(COMMANDS[command], request, tmp_path)
     assert shown_pieces(key, lines), "the dump as the tool writes it shows the key"
     message = "upstream refused:\n" + "\n".join(lines)
-    body = '{"error": {"message": ' + json.dumps(message) + "}}"
     async with Simulator([QUOTING]) as sim:
-        fault = Fault.http(status, body=body, headers={"Content-Type": "application/json"})
-        seen = await shown_after_failure(key, fault, sim)
+        seen = await shown_after_failure(key, json_fault(status, message), sim)
     assert "upstream refused" in seen[0], "the failure should quote the upstream's message"
     assert lines[0] in seen[0], "the dump's first line (no key in it) is shown as written"
     assert shown_pieces(key, [*seen, *library_logs(caplog.records)]) == []
@@ -142,10 +139,8 @@ async def test_a_dump_with_log_lines_between_shows_none_of_the_key(
         for index, line in enumerate(lines)
     ]
     message = "upstream refused:\n" + "\n".join(logged)
-    body = '{"error": {"message": ' + json.dumps(message) + "}}"
     async with Simulator([QUOTING]) as sim:
-        fault = Fault.http(status, body=body, headers={"Content-Type": "application/json"})
-        seen = await shown_after_failure(key, fault, sim)
+        seen = await shown_after_failure(key, json_fault(status, message), sim)
     assert "DEBUG upstream: retrying read" in seen[0], "the failure quotes the upstream's text"
     assert lines[-1] in seen[0], "the dump's last line (no key in it) is shown as written"
     assert shown_pieces(key, [*seen, *library_logs(caplog.records)], words=words) == []
@@ -173,9 +168,7 @@ async def test_a_dump_starting_inside_a_short_key_shows_none_of_it(
     words = layout == "od_t_x2"
     assert shown_pieces(key, lines, words=words), "the dump as written shows the key"
     message = "upstream refused, the request from inside its header:\n" + "\n".join(lines)
-    body = '{"error": {"message": ' + json.dumps(message) + "}}"
     async with Simulator([QUOTING]) as sim:
-        fault = Fault.http(401, body=body, headers={"Content-Type": "application/json"})
-        seen = await shown_after_failure(key, fault, sim)
+        seen = await shown_after_failure(key, json_fault(401, message), sim)
     assert lines[-1] in seen[0], "the dump's last line (no key in it) is shown as written"
     assert shown_pieces(key, [*seen, *library_logs(caplog.records)], words=words) == []
