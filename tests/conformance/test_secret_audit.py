@@ -16,8 +16,6 @@ import json
 import logging
 import os
 import pathlib
-import subprocess
-import sys
 import warnings
 from collections.abc import Callable
 from urllib.parse import quote
@@ -26,6 +24,7 @@ import pytest
 
 from tests.conformance._leaks import failure_texts, library_logs, shapes_seen, stored_texts
 from tests.conftest import read_capture
+from tests.websearch_process import run_websearch
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
 from websearch_core.testing import PROTOCOLS, Fault, Simulator
@@ -294,15 +293,7 @@ def _cli_environment(provider_id: str, home: pathlib.Path, base_url: str) -> dic
 
 def _websearch(arguments: list[str], env: dict[str, str], stdin: str = "") -> list[str]:
     """``websearch <arguments>`` in a subprocess: its stdout and stderr."""
-    done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", *arguments],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_websearch(arguments, env=env, stdin=stdin)
     return [done.stdout, done.stderr]
 
 

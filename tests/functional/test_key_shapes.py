@@ -11,12 +11,12 @@ import json
 import logging
 import os
 import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.websearch_process import run_websearch
 from websearch_core import WebSearch
 from websearch_core.errors import AllProvidersFailedError
 from websearch_core.testing import Fault, Simulator
@@ -163,14 +163,7 @@ def _websearch(
         "BRAVE_API_KEY": key,
         **more,
     }
-    return subprocess.run(
-        [sys.executable, "-m", "websearch_core", "--no-cache", *args, "q"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_websearch(["--no-cache", *args, "q"], env=env, timeout=60)
 
 
 def test_the_command_names_a_tavily_key_in_brave_api_key(

@@ -18,13 +18,13 @@ import inspect
 import os
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.sqlite_holder import held_by_another_process
+from tests.websearch_process import WEBSEARCH, run_websearch
 from websearch_core.state.sqlite import SQLiteStore
 from websearch_core.testing import Fault, Simulator
 
@@ -50,17 +50,6 @@ def _environment(sim: Simulator, state: Path) -> dict[str, str]:
     }
 
 
-def _websearch(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "websearch_core", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 def _timed_from_request(
     sim: Simulator, args: list[str], env: dict[str, str]
 ) -> tuple[subprocess.CompletedProcess[str], float]:
@@ -73,7 +62,7 @@ def _timed_from_request(
     requests = sim["brave"].requests
     asked_before = len(requests)
     with subprocess.Popen(
-        [sys.executable, "-m", "websearch_core", *args],
+        [*WEBSEARCH, *args],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -116,7 +105,8 @@ def test_a_search_behind_the_lock_leaves_its_writes_to_the_next_process(
     state = tmp_path / "state" / "state.sqlite3"
     with Simulator(["brave"]).running_in_thread() as sim:
         env = _environment(sim, state)
-        assert _websearch(["providers"], env).returncode == 0  # the file, as any command made
+        made = run_websearch(["providers"], env=env, timeout=60)  # the file, as any command made
+        assert made.returncode == 0
         if fault is not None:
             sim["brave"].always(fault)
         with held_by_another_process(state) as lock:
@@ -145,11 +135,11 @@ def test_a_failure_count_forgiven_behind_the_lock_is_left_to_the_next_process(
     with Simulator(["brave"]).running_in_thread() as sim:
         env = _environment(sim, state)
         sim["brave"].always(Fault.server_error(503))
-        assert _websearch(["--no-cache", "python asyncio"], env).returncode == 1
+        assert run_websearch(["--no-cache", "python asyncio"], env=env, timeout=60).returncode == 1
         assert _one(state, "SELECT count FROM failures WHERE provider = 'brave'") == 1
         sim["brave"].always(None)
         with held_by_another_process(state) as lock:
-            searched = _websearch(["--no-cache", "rust tokio"], env)
+            searched = run_websearch(["--no-cache", "rust tokio"], env=env, timeout=60)
             lock.release()
         asyncio.run(_open_later(state))
     assert searched.returncode == 0, searched.stderr

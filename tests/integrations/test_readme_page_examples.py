@@ -14,8 +14,6 @@ block (``NameError: name 'url' is not defined``) and "Search with content", whic
 """
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,6 +29,7 @@ from tests.integrations._readme_scripts import (
     simulated_env,
     user_env,
 )
+from tests.websearch_process import run_websearch
 from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import SimResult
 
@@ -80,13 +79,10 @@ def test_the_fetch_command_prints_the_page_s_markdown(
     (line,) = [row for row in readme_block("websearch fetch ", "bash").splitlines() if row.strip()]
     command = _local(line.partition("#")[0], server).split()
     assert command[:2] == ["websearch", "fetch"]
-    run = [sys.executable, "-m", "websearch_core", *command[1:]]
     env = {**_page_env(tmp_path), "PYTHONPATH": str(ROOT)}
-    markdown = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120)
+    markdown = run_websearch(command[1:], env=env)
     assert markdown.returncode == 0, markdown.stderr
-    as_json = subprocess.run(
-        [*run[:-1], "--json"], env=env, capture_output=True, text=True, timeout=120
-    )
+    as_json = run_websearch([*command[1:-1], "--json"], env=env)
     assert as_json.returncode == 0, as_json.stderr
     page = json.loads(as_json.stdout)
     assert page["markdown"].strip() and page["markdown"].strip() in markdown.stdout

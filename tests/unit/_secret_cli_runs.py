@@ -6,8 +6,9 @@ test reads what it asserts, so no test of a shape can pass while a secret shows.
 """
 
 import subprocess
-import sys
 from collections.abc import Sequence
+
+from tests.websearch_process import run_websearch
 
 __all__ = ["websearch_showing_none"]
 
@@ -16,15 +17,7 @@ def websearch_showing_none(
     args: list[str], env: dict[str, str], secrets: Sequence[object], stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
     """``websearch <args>`` fed ``stdin``: its end, once no secret is in either output."""
-    done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_websearch(args, env=env, stdin=stdin)
     for secret in secrets:
         assert str(secret) not in done.stdout + done.stderr
     return done

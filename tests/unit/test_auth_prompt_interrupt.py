@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.websearch_process import WEBSEARCH
 from websearch_core.cli_status import EXIT_INTERRUPTED
 
 pty = pytest.importorskip("pty")
@@ -39,9 +40,7 @@ def test_ctrl_c_at_the_key_prompt_ends_the_prompt_line() -> None:
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, on the terminal
         try:
-            os.execv(
-                sys.executable, [sys.executable, "-m", "websearch_core", "auth", "set", "brave"]
-            )
+            os.execv(sys.executable, [*WEBSEARCH, "auth", "set", "brave"])
         finally:
             os._exit(127)  # never back into the test run
     seen = bytearray()

@@ -22,6 +22,7 @@ import pytest
 import websearch_core
 from tests.rendered_models import count_renderings
 from tests.simulated_environment import allow_only, route_to_simulator
+from tests.websearch_process import WEBSEARCH
 from websearch_core import (
     SEARCH_PROVIDER_ORDER,
     SearchResponse,
@@ -514,7 +515,7 @@ def test_an_output_that_cannot_be_written_is_named_in_one_line(
     simulate("brave")
     with open("/dev/full", "w") as full:
         process = subprocess.run(
-            [sys.executable, "-m", "websearch_core", *command],
+            [*WEBSEARCH, *command],
             stdout=full,
             stderr=subprocess.PIPE,
             text=True,
@@ -528,7 +529,7 @@ def test_ctrl_c_during_a_search_ends_in_one_line_and_status_130(simulate: Simula
     sim = simulate("brave")
     sim["brave"].always(Fault.hang(60))
     process = subprocess.Popen(
-        [sys.executable, "-m", "websearch_core", "python"],
+        [*WEBSEARCH, "python"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -579,7 +580,7 @@ def test_results_print_on_a_terminal_that_cannot_encode_them(
     sim = simulate("brave")
     sim["brave"].results = [SimResult("Café ünïcødé ✓", "https://example.org/cafe", "Crème brûlée")]
     done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", "cafe", *(["--json"] if as_json else [])],
+        [*WEBSEARCH, "cafe", *(["--json"] if as_json else [])],
         capture_output=True,
         env={**os.environ, "PYTHONIOENCODING": "ascii"},
         timeout=60,
@@ -1157,7 +1158,7 @@ def test_auth_set_drops_the_byte_order_mark_of_a_piped_key_file(
     # PowerShell): the mark was stored as the key's invisible first character, so every
     # search with the key failed as an authorization error.
     done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", "auth", "set", "brave"],
+        [*WEBSEARCH, "auth", "set", "brave"],
         input=b"\xef\xbb\xbf" + SECRET.encode() + b"\r\n",
         capture_output=True,
         timeout=60,

@@ -17,7 +17,6 @@ import pty
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from aiohttp import web
 from tests.content._server import PageServer, server_in_thread
 from tests.integrations._readme_scripts import user_env
 from tests.unit.test_cli_subcommand_exit_statuses import _help_statuses
+from tests.websearch_process import WEBSEARCH, run_websearch
 
 _BRAVE_PATH = "/res/v1/web/search"
 """Where Brave's adapter sends a search, under the base URL it is given."""
@@ -51,14 +51,7 @@ def held() -> Iterator[tuple[PageServer, threading.Event]]:
 
 
 def _websearch(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", *args],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_websearch(args, env=env)
     assert "Traceback" not in done.stderr, done.stderr
     return done
 
@@ -75,7 +68,7 @@ def test_guard_an_interrupted_search_exits_130(
         BRAVE_API_KEY="BSA-interrupted-search",
     )
     process = subprocess.Popen(
-        [sys.executable, "-m", "websearch_core", "python asyncio"],
+        [*WEBSEARCH, "python asyncio"],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -105,7 +98,7 @@ def test_auth_set_interrupted_at_its_prompt_exits_130_and_its_help_says_so(
     """
     assert "interrupted (Ctrl-C" in _help_statuses("auth set", capsys)[130]
     master, terminal = pty.openpty()
-    command = [sys.executable, "-m", "websearch_core", "auth", "set", "brave"]
+    command = [*WEBSEARCH, "auth", "set", "brave"]
     process = subprocess.Popen(
         ["setsid", "-c", *command],
         env=user_env(tmp_path),
@@ -152,14 +145,7 @@ def test_auth_remove_answers_in_json(tmp_path: Path) -> None:
         {"provider": "brave", "error": "no stored API key for brave", "failed": True},
     )
     assert none.stderr == "websearch: no stored API key for brave\n"
-    stored = subprocess.run(
-        [sys.executable, "-m", "websearch_core", "auth", "set", "brave"],
-        env=env,
-        input="BSA-removed-key",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    stored = run_websearch(["auth", "set", "brave"], env=env, stdin="BSA-removed-key")
     assert stored.returncode == 0, stored.stderr
     removed = _websearch(["auth", "remove", "Brave", "--json"], env)
     assert (removed.returncode, json.loads(removed.stdout), removed.stderr) == (

@@ -7,25 +7,13 @@ the new name. Now the answer holds the file's old path and the store's words on 
 """
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from tests.integrations._readme_scripts import user_env
+from tests.websearch_process import run_websearch
 
 DAMAGED = b"these words are where the state database should be\n" * 200
 """Not a database: SQLite refuses it as such on the first statement."""
-
-
-def _websearch(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "websearch_core", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def _sqlite_env(tmp_path: Path) -> tuple[dict[str, str], Path]:
@@ -39,7 +27,7 @@ def test_reset_all_json_names_the_damaged_file_and_its_damage(tmp_path: Path) ->
     """Failed before: the answer had no ``moved_aside_from`` nor ``damage``."""
     env, state_file = _sqlite_env(tmp_path)
     state_file.write_bytes(DAMAGED)
-    done = _websearch(["providers", "reset", "--all", "--json"], env)
+    done = run_websearch(["providers", "reset", "--all", "--json"], env=env)
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     answer = json.loads(done.stdout)
     assert list(answer) == [
@@ -57,7 +45,7 @@ def test_reset_all_json_names_the_damaged_file_and_its_damage(tmp_path: Path) ->
     assert answer["moved_aside_from"] == str(state_file)
     assert "file is not a database" in answer["damage"]
     assert str(state_file) in answer["damage"]
-    again = json.loads(_websearch(["providers", "reset", "--all", "--json"], env).stdout)
+    again = json.loads(run_websearch(["providers", "reset", "--all", "--json"], env=env).stdout)
     assert again == {
         "provider": None,
         "reset": True,
@@ -71,7 +59,7 @@ def test_reset_all_prose_on_a_damaged_file_is_as_before(tmp_path: Path) -> None:
     """A guard: without ``--json`` the two prose lines are unchanged, the new path named."""
     env, state_file = _sqlite_env(tmp_path)
     state_file.write_bytes(DAMAGED)
-    done = _websearch(["providers", "reset", "--all"], env)
+    done = run_websearch(["providers", "reset", "--all"], env=env)
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.splitlines()
     assert first.startswith("The state file was damaged; moved it aside to ")

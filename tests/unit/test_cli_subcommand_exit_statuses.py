@@ -16,7 +16,6 @@ import json
 import re
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from tests.cli_runs import run_all
 from tests.content._pages import load_pages
 from tests.content._server import PageServer, server_in_thread
 from tests.integrations._readme_scripts import user_env
+from tests.websearch_process import WEBSEARCH
 from websearch_core.cli import main
 
 _KEY = "BSA-exit-status-key"
@@ -284,7 +284,7 @@ def test_an_interrupted_fetch_exits_130(
     reached = threading.Event()
     pages.route("/hang", _hanging(reached))  # type: ignore[arg-type]
     process = subprocess.Popen(
-        [sys.executable, "-m", "websearch_core", "fetch", "--allow-private", pages.url("/hang")],
+        [*WEBSEARCH, "fetch", "--allow-private", pages.url("/hang")],
         env=user_env(tmp_path),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

@@ -7,13 +7,12 @@ disk no more; settings made outside the hand-over (a ``Settings()`` made directl
 on the same thread) read the disk, as always.
 """
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.integrations._readme_scripts import user_env
+from tests.websearch_process import run_websearch
 from websearch_core import Settings
 from websearch_core.config_read import handing, read_config
 from websearch_core.errors import ConfigurationError
@@ -109,14 +108,7 @@ def test_the_command_says_a_path_it_cannot_look_at_in_one_line(tmp_path: Path) -
     """Failed before: ``websearch`` printed ``internal error (a bug ...)`` and a traceback."""
     config = tmp_path / ("a" * 300) / "config.toml"
     env = user_env(tmp_path, WEBSEARCH_CONFIG_FILE=str(config))
-    done = subprocess.run(
-        [sys.executable, "-m", "websearch_core", "python"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_websearch(["python"], env=env)
     said = f"websearch: WEBSEARCH_CONFIG_FILE: config file {config} cannot be read: File name"
     assert (done.returncode, done.stdout, done.stderr.startswith(said)) == (2, "", True)
     assert done.stderr.count("\n") == 1, done.stderr

@@ -14,8 +14,9 @@ import os
 import re
 import socket
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.websearch_process import run_websearch
 
 ROOT = Path(__file__).resolve().parents[2]
 QUERY = "what changed in Python 3.13?"
@@ -50,14 +51,7 @@ def _first_run(home: Path, engines: list[str]) -> subprocess.CompletedProcess[st
     env = {name: os.environ[name] for name in ("PATH", "LANG") if name in os.environ}
     env.update({"PYTHONPATH": str(ROOT), "HOME": str(home)})
     env.update({f"WEBSEARCH_{engine.upper()}_BASE_URL": base for engine in engines})
-    return subprocess.run(
-        [sys.executable, "-m", "websearch_core", QUERY],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_websearch([QUERY], env=env)
 
 
 def test_every_line_is_what_the_quick_start_says(tmp_path: Path) -> None:

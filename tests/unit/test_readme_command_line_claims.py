@@ -16,7 +16,6 @@ import re
 import shutil
 import stat
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ import pytest
 
 from tests.cli_runs import run_all
 from tests.integrations._readme_scripts import README, user_env
+from tests.websearch_process import run_websearch
 from websearch_core import SEARCH_PROVIDER_ORDER, __version__, get_provider, sanitize
 from websearch_core.format import OFFLINE_HINT, SNIPPET_LIMIT
 
@@ -46,14 +46,7 @@ def _run(
     args: list[str], env: dict[str, str], stdin: str = "", prefix: tuple[str, ...] = ()
 ) -> subprocess.CompletedProcess[str]:
     """The command with ``args`` in a fresh interpreter; ``prefix`` runs it (``unshare``)."""
-    return subprocess.run(
-        [*prefix, sys.executable, "-m", "websearch_core", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+    return run_websearch(args, env=env, stdin=stdin, timeout=180, prefix=prefix)
 
 
 def _quoted(section: str, start: str) -> str:
