@@ -147,10 +147,11 @@ def dump_response(response: SearchResponse) -> bytes:
     row = type(response).__pydantic_serializer__.to_json(
         response, exclude=provenance, context=_STORED
     )
-    if response.notes_left_out:
+    if response.notes_left_out or len(response.notes) == MAX_NOTES:
         # The notes' count, left out of every dump but this row's (a cached answer given a
         # stale answer's age folds it): put first in the object, which always holds
-        # ``provider`` so it is never empty.
+        # ``provider`` so it is never empty. Said even when it is 0 at 20 notes: a row
+        # that says it is this release's, so its 20th note is never read as an old count.
         row = b'{"notes_left_out":%d,%s' % (response.notes_left_out, row[1:])
     if response.related_questions_left_out or response.search_queries_left_out:
         # The lists' counts, likewise: a cached answer of 25 queries says 25, not the 20 kept.
@@ -169,15 +170,15 @@ def load_response(data: bytes) -> SearchResponse | None:
     last the count's text) has it read from that note (:func:`~websearch_core.note_bound.
     count_said_by_a_cut`): read as an ordinary note, the next cut (a stale answer's age)
     dropped it and said ``2 more notes were left out.`` for 183. Such rows expire with the
-    cache. A row of this release with a count says it itself; one without (nothing cut)
-    is read so only if its 20th note reads as the count, which no built-in provider sends
-    (their notes start with the core's words).
+    cache. A row of this release with 20 notes always says its count, 0 when nothing was
+    cut, so a provider's 20th note worded as the count stays a note: read as an old row's
+    count, it was dropped by the next cut and its words added to the count.
     """
     try:
         response = SearchResponse.model_validate_json(data, context=_STORED)
     except ValidationError:
         return None
-    if len(response.notes) == MAX_NOTES and not response.notes_left_out:
+    if len(response.notes) == MAX_NOTES and "notes_left_out" not in response.model_fields_set:
         said = count_said_by_a_cut(response.notes)
         if said:
             return response.model_copy(update={"notes_left_out": said})

@@ -127,3 +127,42 @@ async def test_an_old_row_s_look_alike_among_fewer_notes_stays_a_note(tmp_path: 
     notes = (await _stale_after(few, tmp_path)).response.notes
     assert notes[:3] == (*ENGINE_NOTES[:2], notes_left_out(3))
     assert len(notes) == 4 and notes[-1].startswith(AGE)
+
+
+async def test_a_row_of_this_release_with_a_count_like_20th_note_keeps_it_a_note(
+    tmp_path: Path,
+) -> None:
+    """Failed before: a provider's 20th note reading as the count was read back as one.
+
+    The row holds 20 notes and nothing was cut, so it has no count; its last note is a
+    provider's, worded exactly as :func:`notes_left_out` words the count. Read back as an
+    old row's count of 5, that note was dropped when the age was added and the answer
+    said ``6 more notes were left out.`` where two were (the age took one place, the
+    count another). The cache now says ``notes_left_out`` in every row of 20 notes.
+    """
+
+    def twenty(answer: SearchResponse) -> bytes:
+        said = (*ENGINE_NOTES, notes_left_out(5))
+        return dump_response(answer.model_copy(update={"notes": said}))
+
+    notes = (await _stale_after(twenty, tmp_path)).response.notes
+    assert len(notes) == MAX_NOTES
+    assert notes[:-2] == ENGINE_NOTES[:-1]
+    assert notes[-2].startswith(AGE)
+    assert notes[-1] == notes_left_out(2)  # the provider's 19th and 20th notes
+
+
+def test_the_round_trip_tells_a_count_like_note_from_the_count() -> None:
+    """Failed before: ``load_response(dump_response(r))`` gave a count ``r`` did not have.
+
+    Both ways round: a response of 20 notes ending in a count-like note and no count, and
+    one whose 20th note is the core's count of the same words, read back as they were.
+    """
+    said = (*ENGINE_NOTES, notes_left_out(5))
+    provider_words = SearchResponse(provider="searxng", notes=said)
+    cut = SearchResponse(provider="searxng", notes=said, notes_left_out=5)
+
+    for written in (provider_words, cut):
+        read = load_response(dump_response(written))
+        assert read is not None
+        assert (read.notes, read.notes_left_out) == (written.notes, written.notes_left_out)
