@@ -978,10 +978,12 @@ async def merged_search(
     notes: tuple[str, ...] = ()
     if unanswered:
         notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",)
-    # Each engine's notes without its count, the counts summed: said once, last.
+    # Each engine's notes without its count, the counts summed: said once, last. Bounded
+    # before an empty answer's error says them, as the answer would hold them: the error
+    # listed every engine's kept notes (38 of two SearXNG engines) and none of the count.
     notes += tuple(note for response in answered for note in own_notes(response))
-    _refuse_empty(info, params, outcomes, notes, last_resort)
     notes, left_out = bounded_notes(notes, (), sum(r.notes_left_out for r in answered))
+    _refuse_empty(info, params, outcomes, notes, last_resort)
     return SearchResponse(
         provider=info.id,
         sources=tuple(merge_results(results, count)),
