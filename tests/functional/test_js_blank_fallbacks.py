@@ -110,15 +110,19 @@ def test_zai_blank_title_and_content_fall_back() -> None:
     assert source.snippet is None and source.author is None
 
 
-def test_a_bom_before_a_letter_is_kept_as_text() -> None:
-    """Guard: only a field ``trim()`` empties falls back; a BOM before text is still text."""
+def test_a_bom_before_a_letter_is_trimmed_as_trim_does_the_text_kept() -> None:
+    """Only a field ``trim()`` empties falls back; a BOM before text is trimmed, as by it.
+
+    Failed before stop 55 (outputs57): ``str.strip`` kept the BOM at the title's start.
+    """
     body = json.loads(read_capture("zai/web_search_api_doc_example_2025.json"))
     first = body["search_result"][0]
-    first["title"] = BOM + first["title"]
+    title = first["title"]
+    first["title"] = f"{BOM}{title}{BOM}"
 
     source = parse_payload(body).sources[0]
 
-    assert source.title == first["title"]
+    assert source.title == title != source.url
 
 
 @pytest.mark.usefixtures("no_gemini_variables")

@@ -26,7 +26,6 @@ import pytest
 
 from tests.conftest import SHARED_FIXTURES
 from websearch_core.html import host_of, resolve_link
-from websearch_core.js_trim import is_blank
 from websearch_core.providers._bing_parse import BING_BASE_URL
 from websearch_core.providers._brave_parse import (
     _PLAIN_HOST,
@@ -52,13 +51,14 @@ AWKWARD = [*WHITESPACE, "\x00", "\x1b", "\x7f", "\u200b", "\ufeff", "é", "😀"
 
 
 def _general_collapse(text: str) -> str:
-    """Runs of whitespace as one space, ends trimmed; blank as JavaScript's ``trim()`` says.
+    """Runs of whitespace as one space, and the ends trimmed as JavaScript's ``trim()`` does.
 
-    Text of only byte-order marks (which ``str.split`` keeps) collapses to nothing, so a
-    title of them falls back to the URL as the spec's reference does.
+    After the collapse the ends hold no whitespace but byte-order marks (``str.split`` keeps
+    them, ``trim()`` strips them), with the spaces they stood beside: both go, so a title
+    of only BOMs collapses to nothing and falls back to the URL as the spec's reference
+    does, and a BOM before a title's first letter is trimmed as ``trim()`` trims it.
     """
-    collapsed = " ".join(text.split())
-    return "" if is_blank(collapsed) else collapsed
+    return " ".join(text.split()).strip(" \ufeff")
 
 
 def _capture_strings() -> Iterator[str]:

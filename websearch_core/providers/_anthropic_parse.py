@@ -38,6 +38,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError
+from ..js_trim import trim
 from ..json_decode import response_json
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..transport import HttpResponse, SseResponse
@@ -156,7 +157,7 @@ class _Collected:
             self.queries.append(query)
 
     def answer(self) -> str | None:
-        runs = ("".join(group).strip() for group in self.groups)
+        runs = (trim("".join(group)) for group in self.groups)
         return "\n\n".join(run for run in runs if run) or None
 
 

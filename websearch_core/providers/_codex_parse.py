@@ -29,6 +29,7 @@ from typing import Any, Final
 from ..errors import CreditsSpentError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..filters.cited import first_cited
+from ..js_trim import trim
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -132,7 +133,7 @@ class _Reading:
         elif kind == "reasoning":
             for summary in list_or_empty(item.get("summary")):
                 if isinstance(summary, Mapping) and text_or_none(summary.get("text")):
-                    self.summaries.append(str(summary["text"]).strip())
+                    self.summaries.append(trim(str(summary["text"])))
 
     def message(self, content: Any) -> None:
         """A message item's ``output_text`` parts, and what it lacked when none held text."""
@@ -173,8 +174,8 @@ class _Reading:
     def output_text(self, part: Mapping[str, Any]) -> None:
         raw = part.get("text")
         text = raw if isinstance(raw, str) else ""
-        if text.strip():
-            self.parts.append(text.strip())
+        if trim(text):
+            self.parts.append(trim(text))
         for note in list_or_empty(part.get("annotations")):
             if not isinstance(note, Mapping) or note.get("type") != "url_citation":
                 continue
@@ -219,7 +220,7 @@ def _summarise(
         reading.item(item)
     if not reading.searched:
         raise NoWebSearchError()
-    answer = "\n\n".join(reading.parts) or "\n\n".join(reading.summaries) or deltas.strip()
+    answer = "\n\n".join(reading.parts) or "\n\n".join(reading.summaries) or trim(deltas)
     image_only = bool(answer) and is_image_placeholder(answer)
     if image_only:
         answer = ""

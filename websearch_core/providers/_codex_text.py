@@ -17,6 +17,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ..format import ELLIPSIS, truncate_text, whole_words
+from ..js_trim import trim
 from ._common import collapse_whitespace, is_http_url
 
 __all__ = ["is_image_placeholder", "links_in_text", "snippet_around", "strip_openai_utm"]
@@ -96,7 +97,7 @@ def _markdown_links(text: str) -> list[tuple[str, str]]:
     for match in _MARKDOWN_LINK_START.finditer(text):
         end = _link_end(text, match.end())
         if end > 0:
-            links.append((match.group(1).strip(), text[match.end() : end].strip()))
+            links.append((trim(match.group(1)), text[match.end() : end].strip()))
     return links
 
 

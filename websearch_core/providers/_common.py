@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from dateutil import parser as date_parser
 
-from ..js_trim import unless_blank
+from ..js_trim import trim
 from ..models import Recency
 
 __all__ = [
@@ -302,10 +302,10 @@ def collapse_whitespace(text: str) -> str:
         >>> collapse_whitespace("  a\n\t b\xa0\u3000c ")
         'a b c'
     """
-    trimmed = text.strip()
+    trimmed = trim(text)
     if trimmed.isprintable() and "  " not in trimmed:
         return trimmed
-    return unless_blank(" ".join(trimmed.split()))
+    return " ".join(trimmed.split())
 
 
 def strip_tags(text: str) -> str:

@@ -42,7 +42,7 @@ from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..format import truncate_text
-from ..js_trim import unless_blank
+from ..js_trim import trim
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sanitize import cut_line
@@ -75,7 +75,7 @@ def _text(value: Any) -> str:
     A blank here is what falls back (a title to the URL, a summary to the text, then the
     highlights), so it is judged as the spec's reference judges it: a BOM is blank.
     """
-    return unless_blank(value.strip()) if isinstance(value, str) else ""
+    return trim(value) if isinstance(value, str) else ""
 
 
 def _snippet(item: Mapping[str, Any]) -> str | None:
@@ -265,12 +265,12 @@ def _section_source(section: str, now: datetime | None) -> SearchSource | None:
         match = _FIELD.match(line)
         if match is None:
             continue
-        key, value = match.group(1), match.group(2).strip()
+        key, value = match.group(1), trim(match.group(2))
         if key == "Text":
             body = [value]
         else:
             fields.setdefault("Published Date" if key == "Published" else key, value)
-    text = "\n".join(body).strip() if body is not None else ""
+    text = trim("\n".join(body)) if body is not None else ""
     item = {
         "title": fields.get("Title"),
         "url": fields.get("URL"),

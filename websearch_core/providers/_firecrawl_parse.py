@@ -9,6 +9,7 @@ from typing import Any, Final
 
 from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
+from ..js_trim import trim
 from ..models import SearchSource
 from ._common import collapse_whitespace, first_items
 from ._field_errors import field_error
@@ -49,8 +50,8 @@ def _items(data: Any) -> list[Any]:
 def _first_text(item: Mapping[str, Any]) -> str | None:
     for key in _SNIPPET_KEYS:
         value = item.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        if isinstance(value, str) and trim(value):
+            return trim(value)
     return None
 
 

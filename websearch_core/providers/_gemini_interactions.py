@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ResponseParseError
-from ..js_trim import unless_blank
+from ..js_trim import trim
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ._common import first_items, is_http_url
 from ._gemini_parse import PROVIDER_ID
@@ -29,7 +29,7 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 def _text(value: Any) -> str | None:
     """``value`` trimmed, ``None`` when no string or blank to JavaScript's ``trim()`` (a BOM)."""
-    return (unless_blank(value.strip()) or None) if isinstance(value, str) else None
+    return (trim(value) or None) if isinstance(value, str) else None
 
 
 def _int(value: Any) -> int | None:
@@ -54,7 +54,8 @@ def _interaction_text(
         start, end = _int(note.get("start_index")), _int(note.get("end_index"))
         cited = None
         if start is not None and end is not None and 0 <= start < end <= len(encoded):
-            cited = encoded[start:end].decode("utf-8", errors="replace").strip() or None
+            cited = encoded[start:end].decode("utf-8", errors="replace")
+            cited = trim(cited) or None
         citations.append(SearchCitation(url=url, title=title, cited_text=cited))
     return text
 
@@ -89,7 +90,7 @@ def parse_interaction(data: Any) -> SearchResponse:
     usage = _mapping(_mapping(data).get("usage"))
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer="".join(answer).strip() or None,
+        answer=trim("".join(answer)) or None,
         sources=tuple(sources.values()),
         citations=tuple(citations),
         search_queries=tuple(dict.fromkeys(queries)),

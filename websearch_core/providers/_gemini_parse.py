@@ -40,7 +40,7 @@ from typing import Any
 from ..domain_names import domain_name
 from ..errors import EmptyResponseError, ProviderUnavailableError, ResponseParseError
 from ..event_stream_body import asked_stream_events
-from ..js_trim import unless_blank
+from ..js_trim import trim
 from ..json_decode import json_loads, response_json
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -70,7 +70,7 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 def _text(value: Any) -> str | None:
     """``value`` trimmed, ``None`` when no string or blank to JavaScript's ``trim()`` (a BOM)."""
-    return (unless_blank(value.strip()) or None) if isinstance(value, str) else None
+    return (trim(value) or None) if isinstance(value, str) else None
 
 
 def _int(value: Any) -> int | None:
@@ -253,7 +253,7 @@ def parse_chunks(
     stream = GroundedStream()
     for chunk in chunks:
         stream.absorb(chunk)
-    answer = "".join(stream.answer).strip() or None
+    answer = trim("".join(stream.answer)) or None
     sources = list(stream.sources.values())
     if answer is None and not sources:
         raise EmptyResponseError(PROVIDER_ID, EMPTY_GROUNDED, 502)

@@ -37,6 +37,7 @@ import lxml.etree
 
 from ..errors import ResponseParseError
 from ..html import Element, class_tokens, parse_page_text, resolve_link, text_of
+from ..js_trim import trim
 from ..models import SearchSource
 from ._common import is_http_url
 from ._page_markers import Markers, found
@@ -247,7 +248,7 @@ def _date_spans(elements: list[tuple[Element, frozenset[str]]]) -> list[Element]
 def _published(elements: list[tuple[Element, frozenset[str]]]) -> str | None:
     """The first date-box span whose text has a digit in it."""
     for element in _date_spans(elements):
-        text = text_of(element).rstrip(" —-").strip()
+        text = trim(text_of(element).rstrip(" —-"))
         if text and any(character.isdigit() for character in text):
             return text
     return None

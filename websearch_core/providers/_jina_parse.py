@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
-from ..js_trim import unless_blank
+from ..js_trim import trim
 from ..models import SearchSource
 from ..transport import HttpResponse
 from ._common import age_seconds_from_date, first_items
@@ -27,7 +27,7 @@ def _text(value: Any) -> str:
     A blank here is what falls back (a title to the URL, a summary to the text, then the
     highlights), so it is judged as the spec's reference judges it: a BOM is blank.
     """
-    return unless_blank(value.strip()) if isinstance(value, str) else ""
+    return trim(value) if isinstance(value, str) else ""
 
 
 def _source(item: Any, now: datetime | None) -> SearchSource | None:

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError, SearchProviderError
 from ..filters import FilterSupport
-from ..js_trim import unless_blank
+from ..js_trim import trim
 from ..json_decode import json_loads
 from ..models import Recency
 from ..redaction import userinfo_cut_short
@@ -72,7 +72,7 @@ def text_or_none(value: Any) -> str | None:
     """
     if not isinstance(value, str):
         return None
-    return unless_blank(value.strip()) or None
+    return trim(value) or None
 
 
 def list_or_empty(value: Any) -> list[Any]:

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
+from ..js_trim import trim
 from ..models import SearchResponse, SearchSource
 from ..transport import HttpResponse, classify_http_error
 from ._common import (
@@ -55,8 +56,8 @@ _RELATED_SECTIONS: Final = ("adjacent_question", "related_search")
 def _first_text(item: Mapping[str, Any], keys: Sequence[str]) -> str:
     for key in keys:
         value = item.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        if isinstance(value, str) and trim(value):
+            return trim(value)
     return ""
 
 
@@ -129,9 +130,7 @@ def _parse_v0(items: list[Any], now: datetime | None) -> tuple[list[SearchSource
                 sources.append(source)
         elif item.get("t") == 1:
             related.extend(
-                text.strip()
-                for text in _list(item, "list")
-                if isinstance(text, str) and text.strip()
+                trim(text) for text in _list(item, "list") if isinstance(text, str) and trim(text)
             )
     return sources, related
 

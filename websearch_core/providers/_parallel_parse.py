@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError
+from ..js_trim import trim
 from ..models import SearchResponse, SearchSource
 from ..sanitize import clean_text
 from ._common import age_seconds_from_date, collapse_whitespace, first_items
@@ -34,9 +35,9 @@ def _source(item: Any, now: datetime | None) -> SearchSource | None:
     title = item.get("title")
     excerpts = item.get("excerpts")
     parts = [
-        text.strip()
+        trim(text)
         for text in (first_items(excerpts) if isinstance(excerpts, list) else ())
-        if isinstance(text, str) and text.strip()
+        if isinstance(text, str) and trim(text)
     ]
     published_date = text_or_none(item.get("publish_date"))
     return SearchSource(

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..filters.markers import as_sources, cut_to
+from ..js_trim import is_blank, trim
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
@@ -168,7 +169,7 @@ def _structured_text(value: Any) -> str | None:
     structured = data.get("structured_answer")
     if isinstance(structured, list):
         joined = "".join(_raw_text(as_mapping(item)) for item in structured)
-        if joined.strip():
+        if not is_blank(joined):
             return joined
     chunks = data.get("chunks")
     if isinstance(chunks, list) and chunks:
@@ -201,20 +202,20 @@ def ask_answer(merged: Mapping[str, Any]) -> str | None:
         if "markdown" in str(block.get("intended_usage") or "") and "markdown_block" in block:
             found = _markdown_text(block)
             if found:
-                return found.strip()
+                return trim(found)
     for block in blocks:
         if block.get("intended_usage") == "ask_text":
             found = _markdown_text(block)
             if found:
-                return found.strip()
+                return trim(found)
     text = merged.get("text")
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or is_blank(text):
         return None
     parsed = _loads(text)
     if parsed is None:
-        return text.strip()
+        return trim(text)
     found = _structured_text(parsed)
-    return found.strip() if found else None
+    return trim(found) if found else None
 
 
 def _url_key(url: str) -> str:

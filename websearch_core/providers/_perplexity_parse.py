@@ -36,7 +36,7 @@ from ..errors import ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..filters.cited import first_cited
 from ..filters.markers import as_sources
-from ..js_trim import unless_blank
+from ..js_trim import trim
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
@@ -72,7 +72,7 @@ STREAM_FAILED = "Perplexity API stream failed"
 
 def clean_text(value: Any) -> str | None:
     """``value`` stripped when it is a non-blank string (as ``trim()`` judges), else ``None``."""
-    return (unless_blank(value.strip()) or None) if isinstance(value, str) else None
+    return (trim(value) or None) if isinstance(value, str) else None
 
 
 def as_mapping(value: Any) -> Mapping[str, Any]:
@@ -157,7 +157,7 @@ class ChatStream:
             listed = data.get(key)
             if isinstance(listed, list) and listed:
                 entries = [
-                    (item.strip() or None) if isinstance(item, str) else None
+                    (trim(item) or None) if isinstance(item, str) else None
                     for item in first_items(listed)
                 ]
                 texts = [entry for entry in entries if entry is not None]
@@ -334,7 +334,7 @@ def chat_response(
     (:func:`~..filters.cited.first_cited`).
     """
     sources, citations = _chat_sources(stream, now)
-    answer = stream.answer.strip() or None
+    answer = trim(stream.answer) or None
     if stream.citations:  # the markers number the list, the sources its web URLs once each
         listed = [url if url and is_http_url(url) else None for url in stream.listed]
         answer = as_sources(answer, listed, stream.citations_sent)

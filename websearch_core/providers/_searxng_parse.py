@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from ..clauses import join_clauses
 from ..errors import ProviderUnavailableError, ResponseParseError
+from ..js_trim import trim
 from ..models import SearchCitation, SearchResponse, SearchSource, SourceRank
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._field_errors import field_error
@@ -249,8 +250,8 @@ def unresponsive_engines(value: Any) -> list[str]:
             engine = str(entry[0])
             reason = str(entry[1]) if len(entry) > 1 and entry[1] is not None else ""
             failures.append(f"{engine}: {reason}" if reason else engine)
-        elif isinstance(entry, str) and entry.strip():
-            failures.append(entry.strip())
+        elif isinstance(entry, str) and trim(entry):
+            failures.append(trim(entry))
     return failures
 
 

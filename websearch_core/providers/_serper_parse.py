@@ -11,6 +11,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ResponseParseError
+from ..js_trim import trim
 from ..models import SearchSource
 from ..sanitize import cut_line
 from ._common import (
@@ -114,8 +115,8 @@ def parse_answer(data: Mapping[str, Any], mask: Callable[[str], str] | None = No
     if isinstance(attributes, Mapping):
         for name, value in first_entries(attributes):
             shown = text_or_none(value)
-            if isinstance(name, str) and name.strip() and shown:
-                lines.append(f"{name.strip()}: {shown}")
+            if isinstance(name, str) and trim(name) and shown:
+                lines.append(f"{trim(name)}: {shown}")
     return "\n".join(lines)
 
 

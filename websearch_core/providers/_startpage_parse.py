@@ -48,6 +48,7 @@ from ..html import (
     text_matches,
     text_of,
 )
+from ..js_trim import trim
 from ..models import SearchSource
 from ._page_markers import Markers, found
 from ._scraper import scraped_source
@@ -284,7 +285,7 @@ def _split_date(snippet: str) -> tuple[str, str | None]:
     match = _LEADING_DATE.match(snippet)
     if match is None:
         return snippet, None
-    return snippet[match.end() :].strip(), match.group("date")
+    return trim(snippet[match.end() :]), match.group("date")
 
 
 def _first_with_class(elements: Iterator[Element], name: str) -> Element | None:

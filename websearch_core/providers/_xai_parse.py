@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
+from ..js_trim import trim
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..stream_apis import OPENAI_RESPONSES, refuse_foreign_stream
 from ._common import collapse_whitespace, first_items, is_http_url
@@ -100,7 +101,7 @@ def _answer(data: Mapping[str, Any], items: list[Mapping[str, Any]]) -> str | No
         for part in _parts(item):
             value = part.get("output_text") if "output_text" in part else part.get("text")
             if text_or_none(value):
-                texts.append(str(value).strip())
+                texts.append(trim(str(value)))
     return "\n".join(texts) or None
 
 

@@ -41,6 +41,7 @@ from urllib.parse import SplitResult, urlsplit
 import lxml.etree
 
 from ..html import Element, css, has_class, resolve_href, resolve_link, text_of
+from ..js_trim import trim
 from ..models import SearchSource
 from ._common import is_http_url
 from ._page_markers import Markers, found
@@ -197,7 +198,7 @@ def _snippet_and_date(block: Element) -> tuple[str, str | None]:
     prefix = text_of(span) if span is not None else ""
     if prefix and text.startswith(prefix) and _DATE_SUFFIX.search(prefix):
         date = _DATE_SUFFIX.sub("", prefix)
-        return text[len(prefix) :].strip(), date or None
+        return trim(text[len(prefix) :]), date or None
     return text, None
 
 

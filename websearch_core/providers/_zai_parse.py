@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..js_trim import trim
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
@@ -144,13 +145,13 @@ def tool_payload(result: Any) -> ToolPayload:
         items = result_items(candidate)
         if items is not None:
             answer = tuple(
-                text.strip()
+                trim(text)
                 for text, value in zip(texts, decoded, strict=True)
-                if result_items(value) is None and text.strip()
+                if result_items(value) is None and trim(text)
             )
             return ToolPayload(items=items, payload=candidate, answer_texts=answer)
     return ToolPayload(
-        items=None, payload=result, answer_texts=tuple(t.strip() for t in texts if t.strip())
+        items=None, payload=result, answer_texts=tuple(trim(t) for t in texts if trim(t))
     )
 
 
@@ -289,7 +290,7 @@ def parse_messages_stream(
             sources.extend(s for item in items if (s := source_from_item(item, now)) is not None)
     return SearchResponse(
         provider=PROVIDER_ID,
-        answer="".join(answer).strip() or None,
+        answer=trim("".join(answer)) or None,
         sources=tuple(sources),
         search_queries=tuple(queries),
         request_id=message_id,

@@ -76,6 +76,7 @@ from ..html import (
     select_first,
     text_of,
 )
+from ..js_trim import trim
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._escalation import Escalation, FailureTexts
@@ -242,7 +243,7 @@ def _source(article: Element) -> SearchSource | None:
     match = _LEADING_DATE.match(snippet)
     published = None
     if match is not None:  # the date is the result's age; the snippet need not say it twice
-        published, snippet = match.group(1), snippet[match.end() :].strip()
+        published, snippet = match.group(1), trim(snippet[match.end() :])
     return scraped_source(title=text_of(title), url=url, snippet=snippet, date=published)
 
 

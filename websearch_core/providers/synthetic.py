@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..filters import TERM_OPERATORS, FilterSupport
+from ..js_trim import trim
 from ..models import FilterName, SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, bearer_json_headers, first_items, is_http_url
@@ -57,7 +58,7 @@ INFO = ProviderInfo(
 
 
 def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
+    return trim(value) if isinstance(value, str) else ""
 
 
 def _source(item: Any, now: datetime | None) -> SearchSource | None:
