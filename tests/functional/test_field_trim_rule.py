@@ -120,3 +120,17 @@ async def test_an_answer_s_ends_lose_a_bom_and_the_separators() -> None:
     assert result.response.answer.startswith(answer.strip()[:60])
     assert result.text.startswith(answer[:60])
     assert not result.response.answer.endswith(BOM)
+
+
+async def test_a_provider_s_page_text_is_trimmed_by_the_rule() -> None:
+    """Failed before: Jina's page (its ``content``) kept the BOMs at its ends."""
+    capture, pick = CAPTURES["jina"]
+    body = json.loads(read_capture(capture))
+    first = pick(body)
+    content = first["content"]
+    first["content"] = f"{BOM}\x1d\n{content}\n\x85{BOM}"
+
+    source = (await _served("jina", body)).response.sources[0]
+
+    assert source.content is not None
+    assert source.content.text == content.strip()

@@ -16,6 +16,8 @@ from pydantic import (
     field_validator,
 )
 
+from ..js_trim import is_blank, trim
+
 __all__ = ["STORED_ROW", "FetchMethod", "PageContent", "provided_page"]
 
 STORED_ROW: Final = "stored_row"
@@ -109,7 +111,7 @@ def provided_page(url: str, title: str | None, body: object) -> PageContent | No
         >>> provided_page("https://a.example/", "A", None) is None
         True
     """
-    if not isinstance(body, str) or not body.strip():
+    if not isinstance(body, str) or is_blank(body):
         return None
-    text = body.strip()
+    text = trim(body)  # the one trim of a field (:mod:`websearch_core.js_trim`)
     return PageContent(url=url, title=title or None, text=text, markdown=text)

@@ -296,16 +296,18 @@ def collapse_whitespace(text: str) -> str:
     scan: ``str.strip()`` trims exactly the characters ``str.split()`` splits on (and
     returns clean text itself), and every whitespace character except the ASCII space
     is a control or separator, which ``str.isprintable()`` rejects, so trimmed
-    printable text with no doubled space has nothing to collapse.
+    printable text with no doubled space has nothing to collapse. Other text's ends are
+    trimmed by the one rule of a field (:func:`~websearch_core.js_trim.trim`), so a BOM
+    at them goes as JavaScript's ``trim()`` takes it, and text of only BOMs is blank.
 
     Example:
         >>> collapse_whitespace("  a\n\t b\xa0\u3000c ")
         'a b c'
     """
-    trimmed = trim(text)
+    trimmed = text.strip()
     if trimmed.isprintable() and "  " not in trimmed:
-        return trimmed
-    return " ".join(trimmed.split())
+        return trimmed  # no U+FEFF (a format character, not printable): trimmed as trim() does
+    return trim(" ".join(trimmed.split()))  # the one field trim (:mod:`..js_trim`)
 
 
 def strip_tags(text: str) -> str:
