@@ -63,11 +63,10 @@ def is_blank(text: str) -> bool:
 def unless_blank(text: str) -> str:
     r"""``text``, or ``""`` when :func:`trim` would leave nothing of it.
 
-    A parser trims with ``str.strip`` and then falls back on an empty field (a title to
-    the URL, a snippet to none); a field of only byte-order marks survives that strip, so
-    it was kept as a title or snippet that reads as nothing. Passing the stripped text
-    through here makes the fallback the one the spec's reference takes; text with any
-    other character is returned as it is.
+    For text trimmed elsewhere (the parsers now trim with :func:`trim` itself): a field of
+    only byte-order marks survives ``str.strip`` and was kept as a title or snippet that
+    reads as nothing; through here it is ``""`` and falls back as the spec's reference
+    does. Text with any other character is returned as it is.
 
     Example:
         >>> unless_blank("\ufeff"), unless_blank("\ufeffa"), unless_blank("a")
