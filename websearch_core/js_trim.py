@@ -25,7 +25,7 @@ Example:
 
 from typing import Final
 
-__all__ = ["JS_WHITESPACE", "NEVER_SHOWN_SEPARATORS", "is_blank", "trim", "unless_blank"]
+__all__ = ["JS_WHITESPACE", "NEVER_SHOWN_SEPARATORS", "is_blank", "trim"]
 
 JS_WHITESPACE: Final = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
@@ -58,18 +58,3 @@ def trim(text: str) -> str:
 def is_blank(text: str) -> bool:
     """Whether :func:`trim` leaves nothing: ``trim()``'s blank, of the text as shown."""
     return not trim(text)
-
-
-def unless_blank(text: str) -> str:
-    r"""``text``, or ``""`` when :func:`trim` would leave nothing of it.
-
-    For text trimmed elsewhere (the parsers now trim with :func:`trim` itself): a field of
-    only byte-order marks survives ``str.strip`` and was kept as a title or snippet that
-    reads as nothing; through here it is ``""`` and falls back as the spec's reference
-    does. Text with any other character is returned as it is.
-
-    Example:
-        >>> unless_blank("\ufeff"), unless_blank("\ufeffa"), unless_blank("a")
-        ('', '\ufeffa', 'a')
-    """
-    return "" if is_blank(text) else text
