@@ -11,8 +11,10 @@ line are. :func:`dump_readings` joins the hex columns of a block of dump lines i
 text, and their text columns into another, each saying where every character stood, so
 the key is found whole and masked on every line it crosses, the offsets and the line's
 layout kept. ``od -t x2``/``x4`` and plain ``hexdump`` write little-endian words, each
-word's bytes last first: read back in the order sent. Lines with a log's line between
-them are one dump when the offsets go on. Pure: no secret is known here.
+word's bytes last first, and ``od --endian=big`` the same words in order: read back both
+ways. Lines with a log's line between them are one dump when the offsets go on, and a
+log's prefix before every line (a timestamp, a level) is read past. Pure: no secret is
+known here.
 """
 
 import re
@@ -24,38 +26,45 @@ _LINE_START = r"(?:\A|(?<=\n)|(?<=\\n))"
 log line writes as ``\n``."""
 _LINE_END = r"(?=\r?\n|\\r|\\n|\Z)"
 _XXD = (
-    rf"{_LINE_START}[0-9A-Fa-f]{{6,8}}:(?P<xxd>(?: [0-9A-Fa-f]{{2,16}})+)"
+    rf"[0-9A-Fa-f]{{6,8}}:(?P<xxd>(?: [0-9A-Fa-f]{{2,16}})+)"
     rf" {{2,}}(?P<xxd_text>[^\n]{{1,64}}?){_LINE_END}"
 )
 """An ``xxd`` line: ``00000010: 5439 624c ...  T9bL...``, groups of any even width (``-g``)."""
 _HEXDUMP = (
-    rf"{_LINE_START}[0-9A-Fa-f]{{7,8}} (?P<hexdump>(?: {{1,2}}[0-9A-Fa-f]{{2}})+)"
+    rf"[0-9A-Fa-f]{{7,8}} (?P<hexdump>(?: {{1,2}}[0-9A-Fa-f]{{2}})+)"
     rf" +\|(?P<hexdump_text>[^\n]{{0,64}})\|\s*?{_LINE_END}"
 )
 """A ``hexdump -C`` line: ``00000010  54 39 62 4c ...  37 48 ...  |T9bL...|``."""
 _OD = (
-    rf"{_LINE_START}[0-9A-Fa-f]{{6,8}}(?P<od>(?: [0-9A-Fa-f]{{2}}){{1,16}})"
+    rf"[0-9A-Fa-f]{{6,8}}(?P<od>(?: [0-9A-Fa-f]{{2}}){{1,16}})"
     rf"(?: +>(?P<od_text>[^\n]{{0,16}}?)<)?[ \t]*{_LINE_END}"
 )
 """An ``od -t x1`` line (``-A x`` or the octal offsets): ``0000020 54 39 62 4c ...``, with
 ``z`` the text after: ``  >T9bL...<``."""
 _OD_CHARACTERS = (
-    rf"{_LINE_START}[0-9A-Fa-f]{{6,8}}"
+    rf"[0-9A-Fa-f]{{6,8}}"
     rf"(?P<odc>(?: {{3}}\S| {{4}}| {{2}}\\[0abfnrtv]| [0-7]{{3}}| {{2}}\*\*){{1,16}}){_LINE_END}"
 )
 """An ``od -c`` line: each byte four columns, its character right-aligned (a space is
 four spaces), a C escape (``  \n``), three octal digits (`` 303``), or ``**`` where a
 character of several bytes goes on."""
 _OD_WORDS = (
-    rf"{_LINE_START}[0-9A-Fa-f]{{6,8}}(?P<words>(?: {{1,4}}[0-9A-Fa-f]{{4}}){{1,8}}"
+    rf"[0-9A-Fa-f]{{6,8}}(?P<words>(?: {{1,4}}[0-9A-Fa-f]{{4}}){{1,8}}"
     rf"|(?: {{1,4}}[0-9A-Fa-f]{{8}}){{1,4}}|(?: {{1,4}}[0-9A-Fa-f]{{16}}){{1,2}})"
     rf"(?: +>(?P<words_text>[^\n]{{0,16}}?)<)?[ \t]*{_LINE_END}"
 )
 """An ``od -t x2`` (``x4``, ``x8``) or plain ``hexdump`` (``-x``) line: the bytes as
 little-endian words, ``0000000 7541 6874 ...`` for ``Auth``, each word's bytes written
-last first, with ``z`` the text after. A key's hex shows in no order a reader of runs
-knows: :func:`_words_reading` puts each word's bytes back in the order they were sent."""
-_LINE = re.compile(f"{_XXD}|{_HEXDUMP}|{_OD}|{_OD_WORDS}|{_OD_CHARACTERS}")
+last first, with ``z`` the text after; with ``--endian=big``, ``4175 7468``. A key's hex
+shows in no order a reader of runs knows, or split at each line's end:
+:func:`_words_readings` puts each word's bytes back in the order they were sent."""
+_PREFIX = r"(?P<prefix>[^\n\\]{0,80}?[ \t:\"'])??"
+"""What a log writes before each line it holds (``2026-12-07 12:00:00 DEBUG ``, Python's
+``DEBUG:name:``): tried last, shortest first, so a line with none is read as before; no
+backslash, so it never reaches past a line break a JSON body writes as ``\n``."""
+_LINE = re.compile(
+    f"{_LINE_START}{_PREFIX}(?:{_XXD}|{_HEXDUMP}|{_OD}|{_OD_WORDS}|{_OD_CHARACTERS})"
+)
 _HINT = re.compile(
     r"[0-9A-Fa-f]{6,8}(?:(?::| {2}) ?[0-9A-Fa-f]{2}| [0-9A-Fa-f]{2} |   \S | {1,4}[0-9A-Fa-f]{4})"
 )
@@ -165,8 +174,8 @@ def _follows(text: str, previous: re.Match[str], line: re.Match[str]) -> bool:
         return True
     if len(between) > _MOST_BETWEEN:
         return False
-    before = _DIGITS.match(text, previous.start())
-    after = _DIGITS.match(text, line.start())
+    before = _DIGITS.match(text, _offset_at(previous))
+    after = _DIGITS.match(text, _offset_at(line))
     if before is None or after is None:
         return False
     shown = _bytes_shown(previous)
@@ -175,6 +184,11 @@ def _follows(text: str, previous: re.Match[str], line: re.Match[str]) -> bool:
         for base in (16, 8)
         if _number(before.group(), base) >= 0
     )
+
+
+def _offset_at(line: re.Match[str]) -> int:
+    """Where a dump line's offset starts: past the log's prefix, if one is written."""
+    return line.start() if line["prefix"] is None else line.end("prefix")
 
 
 def _number(digits: str, base: int) -> int:
@@ -229,34 +243,43 @@ def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
 
 
 def _words_readings(lines: list[re.Match[str]]) -> list[ColumnReading]:
-    """Little-endian words' bytes in the order sent, and the text after them (``z``).
+    """Words' bytes in the order sent, both ways a word may hold them, and the text (``z``).
 
-    Read from one line on: no other rule reads a word's bytes back to front.
+    Little-endian (``od -t x2``, plain ``hexdump``: each word's last byte written first)
+    and big-endian (``od --endian=big``: as sent); a line does not say which, and the
+    wrong reading holds no key's hex. Read from one line on: no other rule reads words.
 
     Example:
-        >>> reading = dump_readings("0000000 6b73 612d  >sk-a<")[0]
-        >>> reading.text, reading.pieces(2, 6)
-        ('736b2d61', [(8, 10), (15, 17)])
+        >>> little, big = dump_readings("0000000 6b73 612d  >sk-a<")[:2]
+        >>> little.text, little.pieces(2, 6), big.text
+        ('736b2d61', [(8, 10), (15, 17)], '6b73612d')
     """
-    digits: list[str] = []
-    digits_at: list[int] = []
+    readings = [_words_reading(lines, little=True), _words_reading(lines, little=False)]
     shown: list[str] = []
     shown_at: list[int] = []
+    for line in lines:
+        if line["words_text"] is not None:
+            shown.append(line["words_text"])
+            shown_at.extend(range(line.start("words_text"), line.end("words_text")))
+    if shown:
+        readings.append(ColumnReading("".join(shown), shown_at))
+    return readings
+
+
+def _words_reading(lines: list[re.Match[str]], *, little: bool) -> ColumnReading:
+    """The words' bytes of ``lines``, each word's read last byte first when ``little``."""
+    digits: list[str] = []
+    digits_at: list[int] = []
     for line in lines:
         column_start = line.start("words")
         for group in _DIGITS.finditer(line["words"]):
             word = group.group()
-            for byte in range(len(word) - 2, -1, -2):  # the last byte written first
+            order = range(len(word) - 2, -1, -2) if little else range(0, len(word), 2)
+            for byte in order:
                 digits.append(word[byte : byte + 2])
                 at = column_start + group.start() + byte
                 digits_at.extend((at, at + 1))
-        if line["words_text"] is not None:
-            shown.append(line["words_text"])
-            shown_at.extend(range(line.start("words_text"), line.end("words_text")))
-    readings = [ColumnReading("".join(digits), digits_at, gap=_WORD_GAP)]
-    if shown:
-        readings.append(ColumnReading("".join(shown), shown_at))
-    return readings
+    return ColumnReading("".join(digits), digits_at, gap=_WORD_GAP)
 
 
 def _characters_reading(lines: list[re.Match[str]]) -> ColumnReading:

@@ -572,7 +572,8 @@ class _EchoFinder:
     head: :mod:`.echo_runs`); the hex also where a dump writes it in groups (``73 6b``,
     ``\x73\x6b``, lines: :mod:`.hex_groups`). And the token shown by its ends with
     :data:`ENDS_SHOWN` or more of its characters (``sk-abc...9xyz``). A key shorter than
-    a token by its base64 cores, whole, at each byte alignment (:func:`_is_little`).
+    a token by its base64 cores, whole, at each byte alignment (:func:`_is_little`), and
+    one shorter than a head (4-7 characters) by its whole hex, plain, grouped or in a dump.
 
     Args:
         tokens: The secrets matched by prefix (:func:`_is_token`).
@@ -580,7 +581,16 @@ class _EchoFinder:
         little: The keys shorter than a token read by their base64 cores whole.
     """
 
-    __slots__ = ("_core_runs", "_cores", "_ends", "_hex", "_hex_runs", "_inside", "_little_cores")
+    __slots__ = (
+        "_core_runs",
+        "_cores",
+        "_ends",
+        "_hex",
+        "_hex_runs",
+        "_inside",
+        "_little_cores",
+        "_little_hex",
+    )
 
     def __init__(
         self, tokens: Iterable[str], short: Iterable[str] = (), little: Iterable[str] = ()
@@ -607,6 +617,11 @@ class _EchoFinder:
         ordered = sorted((core for core in small if len(core) >= MIN_SECRET_LENGTH), key=len)
         self._little_cores = (
             re.compile("|".join(map(re.escape, reversed(ordered)))) if ordered else None
+        )
+        # A key under a head's length has no head to find its hex by: its whole hex is.
+        whole = sorted({hex_form(key) for key in little if len(key) < PREFIX_LENGTH}, key=len)
+        self._little_hex = (
+            re.compile("|".join(map(re.escape, reversed(whole))), re.IGNORECASE) if whole else None
         )
 
     def spans(self, text: str) -> list[tuple[int, int]]:
@@ -637,14 +652,19 @@ class _EchoFinder:
         return [(found.start(), found.end(1)) for found in self._inside.finditer(text)]
 
     def _hex_spans(self, text: str) -> list[tuple[int, int]]:
-        """Where a token's hex is in ``text``: from its head, or a run from inside it.
+        """Where a key's hex is in ``text``: from its head, a run from inside it, or whole.
 
-        Both need :data:`_HEX_BLOCK` digits in a row; most texts have none, and one scan of
-        a character class says so faster than either finder's search.
+        A token's and a short key's need :data:`_HEX_BLOCK` digits in a row; most texts
+        have none, and one scan of a character class says so faster than either finder's
+        search. A key of 4-7 characters is found by its whole hex (8-14 digits): no
+        word's hex, and its bytes are the key whatever stands around them.
         """
+        spans = []
+        if self._little_hex is not None:
+            spans = [found.span() for found in self._little_hex.finditer(text)]
         if _HEX_BLOCK.search(text) is None:
-            return []
-        return self._hex.spans(text) + self._hex_runs.spans(text)
+            return spans
+        return spans + self._hex.spans(text) + self._hex_runs.spans(text)
 
 
 def _masked(text: str, spans: list[tuple[int, int]], *, joined: bool = False) -> str:
