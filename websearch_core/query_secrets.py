@@ -22,13 +22,16 @@ the word tells it from a key, and a word a user wrote there masked in an answer 
 word, where a key shown costs the key. A number alone or a switch (``true``, ``json``)
 stays a setting's value (:data:`ORDINARY_VALUES`). Such a word is masked in failures and
 logs only (where a gateway quotes the request), never in a successful answer: a key is
-never in a provider's answer about the world, and a word there is the world's.
+never in a provider's answer about the world, and a word there is the world's. A word
+under a setting's name that the setting never takes (``?language=Qx7w``: no language
+tag) is read the same way (:mod:`websearch_core.setting_values`).
 """
 
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from .redaction import MIN_SECRET_LENGTH
+from .setting_values import fits_setting
 
 __all__ = [
     "CREDENTIAL_NAMES",
@@ -180,7 +183,11 @@ def _is_token_shaped(value: str) -> bool:
 
 
 def _is_unread_word(name: str, value: str) -> bool:
-    """Whether ``value`` is one word under a name neither SearXNG nor an API reads: a key.
+    """Whether ``value`` is one word no reader takes under ``name``: a key.
+
+    Under a name neither SearXNG nor an API reads; or under a setting's name, of a shape
+    that setting never takes (:func:`~.setting_values.fits_setting`: ``?language=Qx7w``,
+    ``?format=Kp9vTq``), which SearXNG refuses or ignores as that setting.
 
     Example:
         >>> _is_unread_word("t", "abcdefgh"), _is_unread_word("gw", "Qx7w")
@@ -189,7 +196,10 @@ def _is_unread_word(name: str, value: str) -> bool:
         (False, False)
         >>> _is_unread_word("page", "20240601"), _is_unread_word("t", "abc")
         (False, False)
+        >>> _is_unread_word("language", "Qx7w"), _is_unread_word("language", "en-US")
+        (True, False)
     """
-    if unquote(name).lower() in SETTING_NAMES or _WORD.fullmatch(value) is None:
+    name = unquote(name).lower()
+    if (name in SETTING_NAMES and fits_setting(name, value)) or _WORD.fullmatch(value) is None:
         return False
     return not value.isdigit() and value.lower() not in ORDINARY_VALUES

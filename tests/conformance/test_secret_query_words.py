@@ -90,3 +90,55 @@ async def test_guard_a_configured_key_under_a_setting_name_never_shows(
     assert "refused get /search?" in seen[0].lower()
     everything = "\n".join([*seen, *library_logs(caplog.records)])
     assert secret.lower() not in everything.lower()
+
+
+READ_NAMES = (
+    "language",
+    "format",
+    "pageno",
+    "time_range",
+    "safesearch",
+    "engines",
+    "theme",
+    "categories",
+)
+"""Names SearXNG reads, the first five of them the engine sends too (``format`` always)."""
+
+
+@pytest.mark.parametrize("secret", ["Qx7w", "Kp9vTq"])
+@pytest.mark.parametrize("name", READ_NAMES)
+async def test_a_key_under_a_name_searxng_reads_never_shows_in_a_failure(
+    name: str, secret: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A key written only in the endpoint, under a setting's name, of no value it takes.
+
+    ``?language=Qx7w`` is no language tag, ``?format=Kp9vTq`` no format SearXNG writes:
+    not the setting's, so a gateway's key, masked where a refused request is quoted.
+    """
+    caplog.set_level(logging.DEBUG)
+    async with Simulator(["searxng"]) as sim:
+        origin = sim["searxng"].base_url
+        sim["searxng"].always(json_fault(500, f"refused GET /search?{name}={secret}&q=x"))
+        searxng = {"endpoint": f"{origin}/?{name}={secret}"}
+        settings = sim.settings(rate_limit_wait_seconds=0, searxng=searxng)
+        async with WebSearch(settings) as ws:
+            result = await ws.run("python asyncio", provider="searxng")
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search("python asyncio", provider="searxng", use_cache=False)
+        assert sim["searxng"].requests[0].query[0] == (name, secret), "the key is sent"
+    seen = [result.text, repr(result), *reachable_texts(caught.value)]
+    assert f"refused get /search?{name}=" in seen[0].lower()
+    everything = "\n".join([*seen, *library_logs(caplog.records)])
+    assert secret.lower() not in everything.lower()
+
+
+def test_guard_each_settings_own_values_stay_ordinary() -> None:
+    """A guard: a value each setting takes is that setting's, under SearXNG's names and a
+    base URL's (passed on main: every setting's value was ordinary then)."""
+    url = (
+        "https://searx.example/?language=en-US&format=json&pageno=2&time_range=month"
+        "&safesearch=1&engines=bing%20images,360search&categories=social%20media&theme=simple"
+        "&image_proxy=True&autocomplete=duckduckgo&api-version=2024-05-01-preview"
+        "&locale=en_GB&country=deu&region=us-east-1"
+    )
+    assert query_secrets(url) == ()
