@@ -13,6 +13,7 @@ from websearch_core import WebSearch
 from websearch_core.chain import resolve_candidates
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
+    EmptyResponseError,
     ResponseParseError,
 )
 from websearch_core.providers.base import ProviderContext
@@ -107,6 +108,21 @@ async def test_include_domains_are_the_x_site_header(sim: Simulator) -> None:
     ]
 
 
+async def test_a_site_with_no_results_is_an_empty_answer_not_an_api_error(
+    sim: Simulator,
+) -> None:
+    # s.jina.ai answers a search that found nothing with a 422 AssertionFailureError; the
+    # chain reports it as it does any provider's empty answer (204).
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="jina", include_domains=["nowhere.example"])
+        failure = await _failure(ws, include_domains=["nowhere.example"])
+    assert sim["jina"].requests[0].header("X-Site") == "nowhere.example"
+    assert isinstance(failure, EmptyResponseError)
+    assert failure.status == 204
+    assert result.error == failure.message
+    assert "Jina API error" not in failure.message
+
+
 def test_auto_chain_needs_a_key(sim: Simulator) -> None:
     def chain(keys: dict[str, str], forced: str | None = None) -> list[str]:
         context = ProviderContext(
@@ -147,6 +163,27 @@ async def test_simulator_answers_text_without_the_json_accept_header(sim: Simula
         assert response.status == 200
         assert response.content_type == "text/plain"
         assert (await response.text()).startswith("[1] Title: hello result 1")
+
+
+async def test_simulator_answers_jinas_422_when_nothing_is_found(sim: Simulator) -> None:
+    sim["jina"].results = []
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
+            sim["jina"].base_url + "/hello",
+            headers={"Authorization": "Bearer k", "Accept": "application/json"},
+        ) as response,
+    ):
+        status, data = response.status, await response.json()
+    assert status == 422
+    assert data == {
+        "data": None,
+        "code": 422,
+        "name": "AssertionFailureError",
+        "status": 42206,
+        "message": "No search results available for query hello",
+        "readableMessage": "AssertionFailureError: No search results available for query hello",
+    }
 
 
 async def test_simulator_serves_content_unless_told_not_to(sim: Simulator) -> None:

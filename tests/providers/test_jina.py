@@ -286,3 +286,54 @@ def test_parse_items_returns_the_raw_items() -> None:
     items = [{"url": "https://a.example/"}, "junk"]
     assert parse_items(items) is items
     assert parse_items({"code": 200, "data": items}) is items
+
+
+# --- no results: s.jina.ai's 422 --------------------------------------------------------------
+
+NO_RESULTS_BODY = json.dumps(
+    {
+        "data": None,
+        "code": 422,
+        "name": "AssertionFailureError",
+        "status": 42206,
+        "message": "No search results available for query site:nowhere.example jina",
+        "readableMessage": "AssertionFailureError: No search results available for query ...",
+    }
+)
+"""s.jina.ai's answer to a search that found nothing, as live clients quote it (the envelope
+of ``jina-ai/reader``'s errors; no capture of it is stored)."""
+
+
+def test_the_no_results_422_is_zero_sources_not_a_failure() -> None:
+    response = status(422, NO_RESULTS_BODY)
+    JinaProvider().check(response)  # raises nothing
+    JinaProvider().check_response(response)
+    parsed = JinaProvider().parse_response(response, SearchParams(query="jina"))
+    assert parsed.sources == () and parsed.answer is None
+    assert parsed.provider == "jina" and parsed.auth_mode == "api_key"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # Another 422 of Jina's: a parameter it refused.
+        '{"data": null, "code": 422, "name": "ParamValidationError", "status": 42201,'
+        ' "message": "No search results available for query x"}',
+        # The right name with another message.
+        '{"data": null, "code": 422, "name": "AssertionFailureError", "status": 42206,'
+        ' "message": "No content available for query x"}',
+        "No search results available for query x",
+        "",
+    ],
+)
+def test_any_other_422_is_still_an_error(body: str) -> None:
+    with pytest.raises(SearchProviderError) as caught:
+        JinaProvider().check(status(422, body))
+    assert caught.value.message == f"Jina API error (422): {body}".rstrip(": ")
+    assert caught.value.status == 422
+
+
+def test_the_no_results_message_at_another_status_is_still_an_error() -> None:
+    with pytest.raises(SearchProviderError) as caught:
+        JinaProvider().check(status(400, NO_RESULTS_BODY))
+    assert caught.value.status == 400

@@ -12,13 +12,27 @@ from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..js_trim import trim
 from ..models import SearchSource
-from ..transport import HttpResponse
+from ..transport import HttpResponse, error_head
 from ._common import age_seconds_from_date, first_items
-from ._json_api import error_for_status, item_url
+from ._json_api import error_for_status, item_url, json_object
 
-__all__ = ["parse_items", "parse_sources", "reported_failure"]
+__all__ = [
+    "NO_RESULTS_MESSAGE",
+    "parse_items",
+    "parse_sources",
+    "reported_failure",
+    "reports_no_results",
+]
 
 PROVIDER_ID: Final = "jina"
+NO_RESULTS_STATUS: Final = 422
+NO_RESULTS_NAME: Final = "AssertionFailureError"
+NO_RESULTS_MESSAGE: Final = "No search results available for query"
+"""How s.jina.ai says a search found nothing: a 422 ``AssertionFailureError`` (status
+42206) whose message starts with these words (jina-ai/reader ``src/api/searcher-serper.ts``
+throws it when the upstream SERP has no organic results; clients of the live service
+quote the body ``{"data": null, "code": 422, "name": "AssertionFailureError", "status":
+42206, "message": "No search results available for query ..."}``)."""
 
 
 def _text(value: Any) -> str:
@@ -55,6 +69,29 @@ def reported_failure(code: Any, response: HttpResponse) -> SearchProviderError:
     if isinstance(code, int) and not isinstance(code, bool) and 400 <= code < 600:
         return error_for_status(PROVIDER_ID, code, response, message)
     return SearchProviderError(PROVIDER_ID, message, 502)
+
+
+def reports_no_results(response: HttpResponse) -> bool:
+    """Whether ``response`` is Jina's answer to a search that found nothing (pure).
+
+    That answer is an error status, but it reports an empty result list, not a failure:
+    read as one, a search whose ``X-Site`` or query matched nothing was told as ``Jina API
+    error (422): ...`` instead of the empty answer (204) the chain reports for every other
+    provider that found nothing. Only Jina's own envelope with the no-results message
+    counts; any other 422 is still an error.
+
+    Example:
+        >>> body = b'{"name": "AssertionFailureError", "message": "No search results available'
+        >>> reports_no_results(HttpResponse(status=422, body=body + b' for query x"}'))
+        True
+    """
+    if response.status != NO_RESULTS_STATUS:
+        return False
+    data = json_object(error_head(response).strip())
+    if data is None or data.get("name") != NO_RESULTS_NAME:
+        return False
+    message = data.get("message")
+    return isinstance(message, str) and message.startswith(NO_RESULTS_MESSAGE)
 
 
 def parse_items(data: Any) -> list[Any]:

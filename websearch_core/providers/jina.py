@@ -31,6 +31,11 @@
   the trimmed ``description``, else the trimmed ``content``; ``content`` (the page as
   Markdown, when Jina sends it) is also the source's page ``content``. A ``date`` or
   ``publishedTime`` field, when an item has one, becomes ``published_date``.
+* **No results:** s.jina.ai answers a search that found nothing with a 422
+  ``AssertionFailureError`` whose message is ``No search results available for query
+  ...`` (:func:`._jina_parse.reports_no_results`). That answer is read as zero sources,
+  which the chain reports as an empty answer (204), as for an engine's "no results" page;
+  any other 422 is an error.
 * **Errors:** ``Jina API error (<status>): <body>`` after the shared classifier. A 2xx body
   whose ``code`` is not 200 is ``Jina API response reported failure (<code>)``; when that
   code is an HTTP error status it is classified like one (401 is an authorization failure,
@@ -57,8 +62,8 @@ from urllib.parse import quote
 
 from ..filters import TERM_OPERATORS, URL_TITLE_OPERATORS, FilterSupport
 from ..models import FilterName, SearchParams, SearchResponse
-from ..transport import HttpRequest, HttpResponse
-from ._jina_parse import parse_items, parse_sources, reported_failure
+from ..transport import HttpRequest, HttpResponse, SseResponse
+from ._jina_parse import parse_items, parse_sources, reported_failure, reports_no_results
 from ._json_api import honours
 from .base import (
     KEY_IN_AUTHORIZATION,
@@ -172,8 +177,19 @@ class JinaProvider(ProtocolProvider):
             headers=request_headers(params, key),
         )
 
+    def check(self, response: HttpResponse | SseResponse, errors: ErrorMap | None = None) -> None:
+        """Raise for an error status, except Jina's 422 that says the search found nothing."""
+        if isinstance(response, HttpResponse) and reports_no_results(response):
+            return
+        super().check(response, errors)
+
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The sources of a 2xx body; a ``code`` other than 200 is a failure."""
+        """The sources of a 2xx body; a ``code`` other than 200 is a failure.
+
+        Jina's no-results 422 (:func:`._jina_parse.reports_no_results`) is zero sources.
+        """
+        if reports_no_results(response):
+            return SearchResponse(provider=self.info.id, sources=(), auth_mode="api_key")
         data = response.json(self.info.id, self.info.label)
         if isinstance(data, Mapping):
             code = data.get("code")

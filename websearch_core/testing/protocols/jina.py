@@ -10,7 +10,11 @@ under
 ``X-Respond-With: no-content``. Without the JSON ``Accept`` header the answer is Jina's
 default plain-text listing, so a client that forgets the header fails loudly.
 
-A request without a bearer token gets Jina's 401 ``AuthenticationRequiredError`` body; a
+A search that finds nothing (no results, or none on the ``X-Site`` sites) gets Jina's 422
+``AssertionFailureError`` (status 42206, ``No search results available for query <q>``),
+as jina-ai/reader ``src/api/searcher-serper.ts`` throws it and live clients quote it; until
+stop 55 the simulator answered an empty ``data`` list, which s.jina.ai never sends. A
+request without a bearer token gets Jina's 401 ``AuthenticationRequiredError`` body; a
 request with no query in the path gets a 400. The query is the decoded request path (the
 shared handler only looks in query parameters and bodies); when the results are the
 simulator's query-derived defaults they are derived again from that query. The API has no
@@ -92,6 +96,13 @@ class JinaProtocol:
             return _error(400, "ParamValidationError", 40001, "Query is required")
         served = _served(query, results)
         served = served[: _count(request.query_dict().get("count"))]
+        if not served:
+            return _error(
+                422,
+                "AssertionFailureError",
+                42206,
+                f"No search results available for query {query}",
+            )
         with_content = (request.header("X-Respond-With") or "").lower() != "no-content"
         if "application/json" not in (request.header("Accept") or ""):
             text = "\n\n".join(
