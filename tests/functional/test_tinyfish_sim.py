@@ -3,10 +3,12 @@
 Every call forces ``provider="tinyfish"`` so only TinyFish runs, whatever else is registered.
 """
 
+import json
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
 from websearch_core.errors import (
@@ -224,6 +226,16 @@ def _recorded(headers: dict[str, str], query: tuple[tuple[str, str], ...]) -> Re
 def test_protocol_refuses_a_missing_key() -> None:
     response = TinyFishProtocol().answer(_recorded({}, (("query", "x"),)), [])
     assert response.status == 401
+
+
+@pytest.mark.parametrize("headers", [{}, {"X-API-Key": "  "}])
+def test_protocol_names_a_missing_key_with_tinyfishs_code(headers: dict[str, str]) -> None:
+    # TinyFish's error table: MISSING_API_KEY, 401, "No X-API-Key header was supplied".
+    response = TinyFishProtocol().answer(_recorded(headers, (("query", "x"),)), [])
+    assert isinstance(response, web.Response) and isinstance(response.text, str)
+    error = json.loads(response.text)["error"]
+    assert error["code"] == "MISSING_API_KEY"
+    assert set(error) == {"code", "message", "details"}
 
 
 @pytest.mark.parametrize(

@@ -297,3 +297,16 @@ def test_parse_response_cuts_one_page_to_n() -> None:
     body = {"results": [{"url": f"https://a.example/{i}"} for i in range(10)]}
     response = TinyFishProvider().parse_response(ok(body), SearchParams(query="x", limit=3))
     assert len(response.sources) == 3
+
+
+@pytest.mark.parametrize("code", [402, 403])
+def test_insufficient_credits_is_a_spent_quota_at_either_status(code: int) -> None:
+    # TinyFish's error table: INSUFFICIENT_CREDITS is a 403 on its other APIs, a 402 on
+    # Search; at either status it is no refused key.
+    body = json.dumps(
+        {"error": {"code": "INSUFFICIENT_CREDITS", "message": "Not enough credits", "details": {}}}
+    )
+    with pytest.raises(SearchProviderError) as caught:
+        TinyFishProvider().check_response(HttpResponse(status=code, body=body.encode()))
+    assert type(caught.value) is QuotaExhaustedError
+    assert caught.value.status == code

@@ -15,9 +15,13 @@ than ``before_date``, and ``recency_minutes`` is never combined with either date
 else is a 400. :meth:`TinyFishProtocol.date_window` is the window they ask for.
 
 A request without ``X-API-Key`` gets a 401 with TinyFish's error envelope
-``{"error": {"code", "message", "details"}}``; a request without ``query`` gets a 400 in the
-same envelope. The API has no bot challenge, so :meth:`TinyFishProtocol.challenge` is a
-plain 403.
+``{"error": {"code", "message", "details"}}`` and the code TinyFish's error table gives
+that case, ``MISSING_API_KEY`` ("No X-API-Key header was supplied"; the table, derived from
+TinyFish's OpenAPI descriptions, is api-evangelist/tinyfish ``errors/tinyfish-error-codes.yml``,
+and the search description's ``error.code`` enum lists it); until stop 55 the simulator
+sent ``UNAUTHORIZED``, the code for a key not allowed a resource. A request without
+``query`` gets a 400 ``INVALID_INPUT`` in the same envelope. The API has no bot
+challenge, so :meth:`TinyFishProtocol.challenge` is a plain 403.
 """
 
 import re
@@ -107,7 +111,7 @@ class TinyFishProtocol:
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """One page of ``results`` for the query string."""
         if not (request.header("X-API-Key") or "").strip():
-            return _error(401, "UNAUTHORIZED", "Missing or invalid API key")
+            return _error(401, "MISSING_API_KEY", "Missing API key")
         query = request.query_dict()
         text = query.get("query", "")
         if not text.strip():
