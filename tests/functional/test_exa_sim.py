@@ -18,7 +18,7 @@ from websearch_core.errors import (
 )
 from websearch_core.providers.base import ProviderContext
 from websearch_core.testing import Fault, RecordedRequest, Simulator
-from websearch_core.testing.protocols.exa import ExaProtocol
+from websearch_core.testing.protocols.exa import FREE_RATE_LIMIT_TEXT, ExaProtocol
 from websearch_core.testing.simulator import SimResult
 from websearch_core.transport import Transport
 
@@ -210,6 +210,27 @@ async def test_keyless_mcp_rate_limit(sim: Simulator) -> None:
         "exa: MCP rate limit reached (429); configure an Exa API key for higher limits"
     )
     assert isinstance(failure, RateLimitedError) and failure.retry_after == 1
+
+
+async def test_keyless_mcp_in_band_rate_limit_is_a_rate_limit(sim: Simulator) -> None:
+    # Exa's MCP server answers the keyless limit with a 200 reply holding a tool error.
+    sim["exa"].protocol = ExaProtocol(keyless_calls=0)
+    async with sim_client(sim, api_keys={}) as ws:
+        result = await ws.run(QUERY, provider="exa")
+        failure = await _failure(ws)
+    assert result.error == FREE_RATE_LIMIT_TEXT
+    assert isinstance(failure, RateLimitedError) and failure.status == 429
+    assert all(r.path.startswith("/mcp") for r in sim["exa"].requests)
+
+
+async def test_keyless_mcp_serves_its_calls_before_the_limit(sim: Simulator) -> None:
+    sim["exa"].protocol = ExaProtocol(keyless_calls=1)
+    async with sim_client(sim, api_keys={}) as ws:
+        first = await ws.search(QUERY, provider="exa")
+        failure = await only_failure(ws, "exa", "another query")  # not the cached one
+    assert first.sources and first.auth_mode == "keyless"
+    assert len(sim["exa"].requests) == 2
+    assert isinstance(failure, RateLimitedError)
 
 
 async def test_keyless_mcp_server_error_and_malformed(sim: Simulator) -> None:

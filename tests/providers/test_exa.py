@@ -493,6 +493,38 @@ def test_mcp_tool_error() -> None:
     assert bare.value.message == "Exa MCP returned an error"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # exa-labs/exa-mcp-server src/utils/errorHandler.ts, two of its wordings.
+        "You've hit Exa's free MCP rate limit. To continue using without limits, create your"
+        " own Exa API key.\n\nFix: Create API key at https://dashboard.exa.ai/api-keys",
+        "You've hit Exa's free MCP rate limit. To continue using without limits, create your"
+        " own Exa API key.\n\nTo continue within this session, use the get_otp tool with your"
+        " email to get a session access token.",
+    ],
+)
+def test_mcp_keyless_rate_limit_tool_error_is_a_rate_limit(text: str) -> None:
+    # Exa's MCP server answers the keyless tier's limit in a 200 reply, as a tool error.
+    body = sse(rpc_result({"content": [{"type": "text", "text": text}], "isError": True}))
+    with pytest.raises(SearchProviderError) as caught:
+        parse_mcp_body(body)
+    assert type(caught.value) is RateLimitedError
+    assert caught.value.status == 429
+    assert caught.value.message == text  # the spec's text for a tool error: its first text
+
+
+@pytest.mark.parametrize(
+    "text", ["web_search_exa error (502): boom", "Search error (400): free tier", "rate limit"]
+)
+def test_mcp_other_tool_errors_stay_plain_errors(text: str) -> None:
+    body = sse(rpc_result({"content": [{"type": "text", "text": text}], "isError": True}))
+    with pytest.raises(SearchProviderError) as caught:
+        parse_mcp_body(body)
+    assert type(caught.value) is SearchProviderError
+    assert caught.value.message == text
+
+
 @pytest.mark.parametrize("body", ["", "<html>oops</html>", '{"jsonrpc": "2.0", "resu', "[1, 2]"])
 def test_mcp_unparseable_body(body: str) -> None:
     with pytest.raises(ResponseParseError) as caught:

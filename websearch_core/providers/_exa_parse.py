@@ -15,7 +15,9 @@ nothing here does I/O.
   Exa's plain-text listing (sections starting ``Title:``, with ``URL:``, ``Author:``,
   ``Published Date:`` and a ``Text:`` body running to the end of the section).
 * **MCP failures:** a JSON-RPC error is ``MCP error: <message>``; a tool error is its
-  first text (or ``Exa MCP returned an error``); an unreadable body is ``Failed to parse
+  first text (or ``Exa MCP returned an error``), a
+  :class:`~websearch_core.errors.RateLimitedError` (429) when that text is the keyless
+  tier's rate limit (:data:`FREE_RATE_LIMIT`); an unreadable body is ``Failed to parse
   MCP response`` and a body with neither a payload nor text is ``Exa MCP search returned
   unexpected response shape.`` (both :class:`~websearch_core.errors.ResponseParseError`).
   A stream with another API's events in it is ``Failed to parse MCP response: another
@@ -39,7 +41,7 @@ from datetime import datetime
 from typing import Any
 
 from ..content.models import provided_page
-from ..errors import ResponseParseError, SearchProviderError
+from ..errors import RateLimitedError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..format import truncate_text
 from ..js_trim import trim
@@ -62,6 +64,12 @@ __all__ = [
 PROVIDER_ID = "exa"
 UNEXPECTED_MCP_SHAPE = "Exa MCP search returned unexpected response shape."
 PARSE_FAILURE = "Failed to parse MCP response"
+FREE_RATE_LIMIT = "free MCP rate limit"
+"""Words of the tool error Exa's MCP server answers a keyless caller over its rate limit
+with: a JSON-RPC *result* (HTTP 200) with ``isError`` and the text ``You've hit Exa's free
+MCP rate limit. ...`` (exa-labs/exa-mcp-server ``src/utils/errorHandler.ts``,
+``handleRateLimitError``, whose wording after those words changed between versions). Read
+as a plain tool error, the limit left no mark, so every later search asked again at once."""
 SNIPPET_LIMIT = 500
 ANSWER_SUMMARIES = 3
 _PAYLOAD_KEYS = ("results", "statuses", "costDollars", "searchTime")
@@ -315,7 +323,8 @@ def parse_mcp_body(
             that answers it; ``None``: the first message that is no notification.
 
     Raises:
-        SearchProviderError: A JSON-RPC error or a tool error.
+        SearchProviderError: A JSON-RPC error or a tool error (a
+            :class:`~websearch_core.errors.RateLimitedError` for the keyless rate limit).
         ResponseParseError: The body is not JSON-RPC, or holds neither a payload nor text;
             or it is a stream with another API's events in it, alone or among the replies
             (:func:`~..stream_apis.foreign_stream_error`, after ``Failed to parse MCP
@@ -339,6 +348,8 @@ def parse_mcp_body(
     texts = _content_texts(result)
     if result.get("isError"):
         first = next((text.strip() for text in texts if text.strip()), "")
+        if FREE_RATE_LIMIT.lower() in first.lower():
+            raise RateLimitedError(PROVIDER_ID, first, 429)
         raise SearchProviderError(PROVIDER_ID, first or "Exa MCP returned an error")
     payload = _find_payload(message, result)
     if payload is not None:

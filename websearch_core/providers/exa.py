@@ -23,7 +23,8 @@
   a 429 is ``exa: MCP rate limit reached (429); configure an Exa API key for higher
   limits`` (a :class:`~websearch_core.errors.RateLimitedError` with ``Retry-After``), other
   statuses ``Exa MCP request failed (<status>): <body>``; the failures of a 2xx MCP reply
-  are told in :mod:`._exa_parse`.
+  are told in :mod:`._exa_parse`, among them the keyless limit Exa's MCP server answers
+  in-band, as a tool error in a 200 reply (a rate limit too, with Exa's own text).
 
 Quirks and differences from the reference:
 

@@ -17,7 +17,10 @@ request without ``x-api-key`` gets a 401 ``{"requestId", "error", "tag"}`` body.
 by blank lines). ``numResults`` defaults to 8; ``site:`` and ``-site:`` directives in the
 query filter by domain. A client that does not accept both ``application/json`` and
 ``text/event-stream`` gets a 406, as from a streamable-HTTP MCP server; an unknown method
-or tool gets a JSON-RPC error.
+or tool gets a JSON-RPC error. With :attr:`ExaProtocol.keyless_calls` set, the calls after
+that many get the keyless tier's rate limit the way Exa's MCP server sends it: not an HTTP
+429 but a 200 reply whose result is a tool error (``isError``) with the text ``You've hit
+Exa's free MCP rate limit. ...`` (exa-labs/exa-mcp-server ``src/utils/errorHandler.ts``).
 
 The shared handler finds no query in a JSON-RPC body, so the MCP answer reads it from the
 request itself and, when the results are the simulator's query-derived defaults, derives
@@ -38,7 +41,7 @@ from ..simulator import RecordedRequest, SimResult, default_results
 from ._common import is_country_code
 from ._operators import DomainLists, Operators
 
-__all__ = ["ExaProtocol"]
+__all__ = ["FREE_RATE_LIMIT_TEXT", "ExaProtocol"]
 
 _API_DEFAULT = 10
 _API_MAX = 100
@@ -153,11 +156,24 @@ def _rpc_error(request_id: Any, code: int, message: str) -> web.Response:
     return _rpc({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
 
 
+FREE_RATE_LIMIT_TEXT = (
+    "You've hit Exa's free MCP rate limit. To continue using without limits, create your own"
+    " Exa API key.\n\nFix: Create API key at https://dashboard.exa.ai/api-keys and pass it via"
+    " the exaApiKey URL parameter."
+)
+"""The tool error's text; its first words are Exa's, the rest is the simulator's."""
+
+
 class ExaProtocol:
     """Exa's search JSON and its remote MCP ``web_search_exa`` tool."""
 
     operators = Operators(domains=DomainLists("includeDomains", "excludeDomains"))
     """The search API's domain lists; the MCP tool's ``site:`` is read in :func:`_served`."""
+
+    def __init__(self, keyless_calls: int | None = None) -> None:
+        self.keyless_calls = keyless_calls
+        """Tool calls the keyless tier serves before its rate limit answers (``None``: all)."""
+        self._tool_calls = 0
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Route to the MCP tool (``/mcp``) or the search API (anything else)."""
@@ -222,6 +238,18 @@ class ExaProtocol:
         params = _object(message.get("params"))
         if params.get("name") != "web_search_exa":
             return _rpc_error(request_id, -32602, f"Tool {params.get('name')} not found")
+        self._tool_calls += 1
+        if self.keyless_calls is not None and self._tool_calls > self.keyless_calls:
+            return _rpc(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "result": {
+                        "content": [{"type": "text", "text": FREE_RATE_LIMIT_TEXT}],
+                        "isError": True,
+                    },
+                }
+            )
         arguments = _object(params.get("arguments"))
         query = arguments.get("query")
         if not isinstance(query, str) or not query.strip():
