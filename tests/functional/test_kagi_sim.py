@@ -247,3 +247,34 @@ def test_protocol_refuses_a_filter_date_that_is_not_a_date(filters: bytes) -> No
 
 def test_protocol_challenge_is_a_403() -> None:
     assert KagiProtocol().challenge().status == 403
+
+
+# --- the v1 success example's shape: meta and escaped text ------------------------------------
+
+
+def test_protocol_success_meta_is_the_descriptions_trace_ms_and_node() -> None:
+    headers = {"Authorization": "Bearer k"}
+    response = KagiProtocol().answer(_recorded(headers, b'{"query": "x"}'), default_results("x"))
+    assert isinstance(response, web.Response) and isinstance(response.text, str)
+    assert set(json.loads(response.text)["meta"]) == {"trace", "ms", "node"}
+
+
+def test_protocol_escapes_titles_and_snippets_as_kagi_does() -> None:
+    result = SimResult("Steve Jobs | Apple, & Facts", "https://a.example/x", 'Steve\'s "book"')
+    headers = {"Authorization": "Bearer k"}
+    response = KagiProtocol().answer(_recorded(headers, b'{"query": "x"}'), [result])
+    assert isinstance(response, web.Response) and isinstance(response.text, str)
+    (item,) = json.loads(response.text)["data"]["search"]
+    assert item["title"] == "Steve Jobs | Apple, &amp; Facts"
+    assert item["snippet"] == "Steve&#39;s &quot;book&quot;"
+
+
+async def test_escaped_titles_and_snippets_read_back_as_plain_text(sim: Simulator) -> None:
+    sim["kagi"].results = [
+        SimResult("Steve Jobs | Apple, & Facts", "https://a.example/x", 'Steve\'s "book" <1985>')
+    ]
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="kagi")
+    (source,) = response.sources
+    assert source.title == "Steve Jobs | Apple, & Facts"
+    assert source.snippet == 'Steve\'s "book" <1985>'

@@ -1,10 +1,17 @@
 """The Kagi Search API (v1) as the simulator speaks it.
 
 ``POST /api/v1/search`` with a JSON body ``{"query", "workflow", "limit", "filters"}`` is
-answered with the v1 envelope ``{"meta": {"trace", "id", "ms"}, "data": {"search": [...],
+answered with the v1 envelope ``{"meta": {"trace", "ms", "node"}, "data": {"search": [...],
 "related_search": [...], "direct_answer": [...]}}``: each search item has ``url``, ``title``,
 ``snippet`` and ``time``; ``limit`` is honoured (default 10, at most 40); two related
 searches and one direct answer are derived from the query.
+
+As in the success example of Kagi's OpenAPI description (kagisearch/kagi-api-golang
+``api/openapi.yaml``, the ``steve jobs`` search), a success's ``meta`` is ``trace``,
+``ms`` and ``node`` (no ``id``), and titles and snippets come
+HTML-escaped (``Apple, &amp; Facts``, ``Steve&#39;s``, ``&quot;Steve&quot;``). Until stop 55
+the simulator sent ``meta.id`` and plain text, so the decoding a client needs was never
+exercised against it.
 
 ``filters`` holds ``after`` / ``before`` (``YYYY-MM-DD``) and ``region``, the keys of
 Kagi's OpenAPI ``search_request_filters``; the two dates are the window
@@ -42,8 +49,27 @@ _MAX_LIMIT = 40
 
 
 def _meta(seed: str) -> dict[str, Any]:
+    """``meta``: ``trace``, ``ms`` and ``node``, as in the description's success example.
+
+    Errors get the same (the description's 401 example has ``id`` instead of ``trace``;
+    ``meta`` "is subject to change", and no client reads it from an error).
+    """
     digest = hashlib.sha256(seed.encode("utf-8")).hexdigest()
-    return {"trace": f"trace-{digest[:16]}", "id": digest[16:48], "ms": 42}
+    return {"trace": f"trace-{digest[:16]}", "ms": 42, "node": "sim-east1"}
+
+
+_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+"""How Kagi's v1 writes these characters in titles and snippets (the description's example)."""
+
+
+def _escaped(text: str) -> str:
+    r"""``text`` HTML-escaped the way Kagi's titles and snippets are.
+
+    Example:
+        >>> _escaped("Q&A: Steve's \"book\"")
+        'Q&amp;A: Steve&#39;s &quot;book&quot;'
+    """
+    return "".join(_ESCAPES.get(char, char) for char in text)
 
 
 _ERRORS_PAGE = "https://help.kagi.com/api/errors"
@@ -122,7 +148,11 @@ def _window(filters: dict[str, Any]) -> DateWindow:
 
 
 def _item(result: SimResult) -> dict[str, Any]:
-    item: dict[str, Any] = {"url": result.url, "title": result.title, "snippet": result.snippet}
+    item: dict[str, Any] = {
+        "url": result.url,
+        "title": _escaped(result.title),
+        "snippet": _escaped(result.snippet),
+    }
     if result.published:
         item["time"] = result.published
     return item
