@@ -4,9 +4,11 @@ Every call forces ``provider="exa"`` so only Exa runs. With a key the search API
 with no key the explicit selection falls back to the keyless MCP tool.
 """
 
+import json
 from typing import Any, cast
 
 import aiohttp
+from aiohttp import web
 
 from tests.functional._sim_helpers import only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
@@ -123,6 +125,25 @@ def test_simulated_api_refuses_a_user_location_that_is_not_two_letters() -> None
     request = RecordedRequest("POST", "/search", (), {"x-api-key": "k"}, body)
     response = ExaProtocol().answer(request, [])
     assert response.status == 400
+
+
+def test_simulated_mcp_says_no_results_in_exas_words() -> None:
+    call = {
+        "jsonrpc": "2.0",
+        "id": "n1",
+        "method": "tools/call",
+        "params": {"name": "web_search_exa", "arguments": {"query": "zzz site:nowhere.example"}},
+    }
+    headers = {"Accept": "application/json, text/event-stream"}
+    request = RecordedRequest("POST", "/mcp", (), headers, json.dumps(call).encode())
+    response = ExaProtocol().answer(request, [])
+    assert isinstance(response, web.Response) and isinstance(response.text, str)
+    reply = json.loads(response.text.split("data: ", 1)[1])
+    assert reply["result"] == {
+        "content": [
+            {"type": "text", "text": "No search results found. Please try a different query."}
+        ]
+    }
 
 
 async def test_num_search_results_wins_over_limit(sim: Simulator) -> None:

@@ -41,7 +41,7 @@ from ..simulator import RecordedRequest, SimResult, default_results
 from ._common import is_country_code
 from ._operators import DomainLists, Operators
 
-__all__ = ["FREE_RATE_LIMIT_TEXT", "ExaProtocol"]
+__all__ = ["FREE_RATE_LIMIT_TEXT", "MCP_NO_RESULTS_TEXT", "ExaProtocol"]
 
 _API_DEFAULT = 10
 _API_MAX = 100
@@ -156,6 +156,9 @@ def _rpc_error(request_id: Any, code: int, message: str) -> web.Response:
     return _rpc({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
 
 
+MCP_NO_RESULTS_TEXT = "No search results found. Please try a different query."
+"""What Exa's ``web_search_exa`` answers when nothing matched (exa-labs/exa-mcp-server
+``src/tools/webSearch.ts``): a plain text result, no ``isError``."""
 FREE_RATE_LIMIT_TEXT = (
     "You've hit Exa's free MCP rate limit. To continue using without limits, create your own"
     " Exa API key.\n\nFix: Create API key at https://dashboard.exa.ai/api-keys and pass it via"
@@ -260,7 +263,7 @@ class ExaProtocol:
         plain = " ".join(w for w in words if not w.startswith(("site:", "-site:")))
         served = _by_domain(_served(plain, results), include, exclude)
         served = served[: _count(arguments.get("numResults"), _MCP_DEFAULT)]
-        text = _listing(served) if served else "No search results found."
+        text = _listing(served) if served else MCP_NO_RESULTS_TEXT
         return _rpc(
             {
                 "jsonrpc": "2.0",
