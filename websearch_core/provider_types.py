@@ -64,9 +64,10 @@ class ProviderInfo:
     ``[2]`` is its second ``citations`` URL, its second source): the filters renumber them
     when they drop a source (:mod:`~websearch_core.filters.markers`)."""
     answer_links_sources: bool = False
-    """Its answer cites by Markdown links to its sources' pages (OpenAI's ``([site](url))``):
-    a link to a source a filter or a cut took out is taken out, its words kept
-    (:mod:`~websearch_core.filters.links`)."""
+    """Its answer may cite by Markdown links to its sources' pages (OpenAI's
+    ``([site](url))``) or their bare URLs (OpenRouter's route to Perplexity answered with
+    the URL alone): a link to a source a filter or a cut took out is taken out, its words
+    kept, and such a bare URL goes (:mod:`~websearch_core.filters.links`)."""
     index: str | None = None
     """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
     setup_hint: str | None = None

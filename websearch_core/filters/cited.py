@@ -33,8 +33,12 @@ def cited_answer(
     *,
     numbers: bool,
     links: bool,
-) -> str:
+) -> str | None:
     """``answer`` citing, of the sources ``before``, only those at the places ``kept``.
+
+    ``None`` when nothing is left of it: OpenRouter's route to Perplexity answered with one
+    page's URL alone, and a filter that cut that page left an empty string, which no
+    caller reads as no answer.
 
     Args:
         answer: The answer, citing ``before`` as they stood.
@@ -58,7 +62,7 @@ def cited_answer(
         gone = [source.url for n, source in enumerate(before, start=1) if n not in kept]
         shown = [source.url for n, source in enumerate(before, start=1) if n in kept]
         answer = unlinked(answer, gone, shown)
-    return answer
+    return answer if answer.strip() else None
 
 
 def cited_citations(

@@ -15,11 +15,14 @@ stays, as does a link to a page one of the sources shown is on. With no ``url_ci
 Codex's answer may name a page as a bare URL (its parser makes a source of it): such a URL
 of a page gone goes too, its sentence reading on.
 
-Declared per provider (``ProviderInfo.answer_links_sources``). Of the other answer
-engines' captures, Kimi's chat answer links its pages the same way (``# [Kimi K2.6 ...]
+Declared per provider (``ProviderInfo.answer_links_sources``). Perplexity numbers its
+sources (:mod:`.markers`), and through OpenRouter its answer cites OpenAI-style: the
+captured one (``fixtures/openrouter/chat_completions_web_search_url_citation.json``) is its
+first page's URL alone, so it declares both. Of the other answer engines' captures, Kimi's
+chat answer links its pages the same way (``# [Kimi K2.6 ...]
 (https://www.yumiok.com/archives/6077.html)``), but the Kimi provider calls Kimi Code's
 search API, which returns pages and no answer; xAI's answer names no URL (its citations are
-annotations), Gemini's none, Perplexity's numbers its sources (:mod:`.markers`).
+annotations), Gemini's none.
 """
 
 import re

@@ -330,7 +330,8 @@ def chat_response(
     Sources: one per ``citations`` URL, enriched from the ``search_results`` entry with the
     same URL (the citations are those URLs with their titles); else the ``search_results``;
     else OpenRouter's ``url_citation`` annotations. ``limit`` cuts the sources, the
-    answer's ``[n]`` markers of those cut off and their citations
+    answer's ``[n]`` markers of those cut off, its links to their pages (OpenRouter's
+    answers cite by link or bare URL) and their citations
     (:func:`~..filters.cited.first_cited`).
     """
     sources, citations = _chat_sources(stream, now)
@@ -338,7 +339,7 @@ def chat_response(
     if stream.citations:  # the markers number the list, the sources its web URLs once each
         listed = [url if url and is_http_url(url) else None for url in stream.listed]
         answer = as_sources(answer, listed, stream.citations_sent)
-    answer, cited = first_cited(answer, citations, sources, limit, numbers=True, links=False)
+    answer, cited = first_cited(answer, citations, sources, limit, numbers=True, links=True)
     return SearchResponse(
         provider=PROVIDER_ID,
         answer=answer,

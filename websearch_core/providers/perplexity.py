@@ -127,6 +127,7 @@ INFO = ProviderInfo(
     max_results=None,
     sources_cut_by_limit=True,
     answer_numbers_sources=True,
+    answer_links_sources=True,
     index="perplexity",
     filters=_FILTERS,
 )
