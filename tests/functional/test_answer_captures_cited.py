@@ -222,3 +222,23 @@ async def test_openrouter_s_answer_names_no_page_a_filter_cut(sim: Simulator) ->
         "https://pydantic.dev/docs/ai/overview/",
     ]
     assert cut.answer is None  # nothing of it is left: no answer, not an empty one
+
+
+async def test_openrouter_s_answer_reads_on_once_a_bare_url_is_cut(sim: Simulator) -> None:
+    # Failed before: `-site:github.com` left `framework (see for details), released as
+    # v2.0.0 <>.` (the answer's words for the pages cut) beside the pydantic.dev sources.
+    # The capture's answer written as a sentence, its URLs bare and in Markdown's `<url>`.
+    served = CAPTURES[2]
+    body = json.loads(served.body)
+    body["choices"][0]["message"]["content"] = (
+        "Pydantic AI is an agent framework (see https://github.com/pydantic/pydantic-ai "
+        "for details), released as v2.0.0 <https://github.com/pydantic/pydantic-ai/"
+        "releases/tag/v2.0.0>. Docs: https://pydantic.dev/docs/ai/overview/."
+    )
+    sim["perplexity"].enqueue(Fault.http(200, json.dumps(body), JSON))
+    async with sim_client(sim, api_keys={"openrouter": "or-key"}) as ws:
+        cut = await ws.search("pydantic ai -site:github.com", provider="perplexity")
+    assert cut.answer == (
+        "Pydantic AI is an agent framework, released as v2.0.0. "
+        "Docs: https://pydantic.dev/docs/ai/overview/."
+    )

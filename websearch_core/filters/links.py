@@ -13,7 +13,9 @@ answer's), a link in the text keeps its words (``[Node.js](https://nodejs.org/)`
 ``Node.js``). A link to a page that was never a source is none of the filters' business and
 stays, as does a link to a page one of the sources shown is on. With no ``url_citation``,
 Codex's answer may name a page as a bare URL (its parser makes a source of it): such a URL
-of a page gone goes too, its sentence reading on.
+of a page gone goes too, its sentence reading on: the words there only for the URL go with
+it (``see <url> for details``, the ``, `` of a list of URLs, brackets left empty), and no
+others (:func:`_closed`).
 
 Declared per provider (``ProviderInfo.answer_links_sources``). Perplexity numbers its
 sources (:mod:`.markers`), and through OpenRouter its answer cites OpenAI-style: the
@@ -34,27 +36,59 @@ __all__ = ["page_key", "unlinked"]
 
 _LINK: Final = re.compile(
     r"(?P<open>[ \t]*\([ \t]*)?"
-    r"\[(?P<words>[^\[\]]*)\]"
+    r"\[(?P<words>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
     r"\((?P<url>https?://[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)\)"
     r"(?(open)[ \t]*\))"
 )
 """A Markdown link to a web page, with the parentheses around it when it is all they hold.
 
-The URL may hold one level of balanced parentheses (Wikipedia's ``XAI_(company)``)."""
+Its words may hold one level of brackets (``[[1]](https://...)``, a numbered citation
+written as a link); the URL one level of balanced parentheses (Wikipedia's
+``XAI_(company)``)."""
+_LABEL: Final = re.compile(r"\[?\d{1,4}\]?|https?://\S*")
+"""A link's words that are no words of the answer: a citation's number or the URL itself."""
 _BARE: Final = re.compile(
     r"(?P<line>^[ \t]*(?:[-*+]|\d{1,3}[.)])?[ \t]*)?"
-    r"(?P<open>[ \t]*\([ \t]*)?"
+    r"(?P<open>[ \t]*\([ \t]*)?<?"
     r"(?P<url>https?://[^\s<>\"'`\[\]]+)",
     re.MULTILINE,
 )
-"""A URL written bare in the text, with the list marker of a line or the parentheses it
-stands alone in (the URL takes a closing parenthesis or a full stop of the text with it:
-:func:`_bare_url` gives them back)."""
+"""A URL written bare in the text (or as Markdown's ``<url>``), with the list marker of a
+line or the parentheses it stands alone in (the URL takes a closing parenthesis or a full
+stop of the text with it: :func:`_bare_url` gives them back)."""
 _TRAILING: Final = ".,!?;:'\""
 """What ends a sentence after a bare URL rather than the URL (as Codex's parser reads one)."""
 _TRACKING_PREFIX: Final = "utm_"
 """Query pairs a link adds to say who sent the reader (OpenAI's ``utm_source=openai``): the
 same page with or without them."""
+_PAIRS: Final = {"(": ")", "[": "]", "<": ">"}
+"""Brackets a cut may leave holding nothing (``(see)`` once ``see`` went): they go too."""
+_CLAUSE_ENDS: Final = ".!?;:)]>,\n"
+"""What may follow a cut URL when the words before it pointed at it alone."""
+_HEAD: Final = 200
+"""How far either side of a cut its tidying reads: the words written for the URL."""
+_POINTER: Final = re.compile(
+    r"(?:^|(?<=[\s(\[,;:]))(?P<word>see|visit|at|via)[ \t]*\Z", re.IGNORECASE
+)
+"""A word that only points at the URL after it: ``see``, ``visit``, ``at``, ``via``."""
+_MARKERS_AT_END: Final = re.compile(r"(?:\[\d{1,4}\])+\Z")
+"""Numbered citations closing the text before a word (``million.[1]``)."""
+_PREPOSITIONS: Final = frozenset({"at", "via"})
+"""Pointing words whose phrase is the URL alone, wherever it stands: they go with it."""
+_FOR_MORE: Final = re.compile(
+    r"[ \t]+for[ \t]+(?:more[ \t]+)?(?:details|information|info|more)\b", re.IGNORECASE
+)
+"""What ``see <url>`` goes on with and nothing else does (``see <url> for details``)."""
+_SENTENCE_REST: Final = re.compile(r"[^.!?\n()]*[.!?]?")
+"""The rest of a sentence, up to its end or the parentheses it stands in."""
+_CONNECTOR_AFTER: Final = re.compile(
+    r"(?:(?:[ \t]*,)?[ \t]+(?:and|or)[ \t]+|[ \t]*[,;][ \t]*)(?=https?://|<https?://|\[)"
+)
+"""``, ``, ``; `` or `` and `` joining the cut URL to the next item of a list (a URL or a
+link)."""
+_CONNECTOR_BEFORE: Final = re.compile(r"(?:,?[ \t]+(?:and|or)|[,;])[ \t]*\Z")
+"""``, ``, `` and `` or ``, or `` joining the cut URL to the item before it (or ``;``
+ending the clause before a ``see <url>`` that went)."""
 
 
 def page_key(url: str) -> str:
@@ -99,13 +133,21 @@ def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
     gone = {page_key(url) for url in dropped} - {page_key(url) for url in kept}
     if not gone:
         return answer
-
-    def link(match: re.Match[str]) -> str:
+    text = ""
+    end = 0
+    for match in _LINK.finditer(answer):
         if page_key(match["url"]) not in gone:
-            return match[0]
-        return "" if match["open"] is not None else match["words"]
-
-    return _unbared(_LINK.sub(link, answer), gone)
+            continue
+        words = match["words"].strip()
+        if match["open"] is None and words and not _LABEL.fullmatch(words):
+            text += answer[end : match.start()] + match["words"]
+            end = match.end()
+            continue
+        # A citation alone in its parentheses, or a link whose words are its number or
+        # its URL: nothing of the answer's words is in it, and it goes whole.
+        text, skip = _closed(text + answer[end : match.start()], answer[match.end() :])
+        end = match.end() + skip
+    return _unbared(text + answer[end:], gone)
 
 
 def _bare_url(written: str) -> tuple[str, str]:
@@ -128,15 +170,16 @@ def _unbared(answer: str, gone: set[str]) -> str:
     """``answer`` without the URLs written bare in it of the ``gone`` pages.
 
     Codex's answer with no ``url_citation`` names its sources so (its parser makes a source
-    of each such URL): a URL cut from the sources stayed in the text, pointing at a page the
-    response no longer shows. One alone in parentheses goes with them, one alone on a line
-    (a list item) with its line, one in a sentence with the space before it, so the
-    sentence reads on (``See https://a.org/x.`` reads ``See.``). A URL inside a Markdown link
-    is the link's business (:func:`unlinked`): only URLs outside any link are looked at.
+    of each such URL), as does OpenRouter's route to Perplexity: a URL cut from the sources
+    stayed in the text, pointing at a page the response no longer shows. One alone in
+    parentheses (or in ``<>``) goes with them, one alone on a line (a list item) with its
+    line, one in a sentence so that the sentence reads on (:func:`_closed`). A URL inside
+    a Markdown link is the link's business (:func:`unlinked`): only URLs outside any link
+    are looked at.
     """
     if "://" not in answer:
         return answer
-    kept: list[str] = []
+    text = ""
     end = 0
     for match in _BARE.finditer(answer):
         start = match.start("url")
@@ -145,23 +188,132 @@ def _unbared(answer: str, gone: set[str]) -> str:
         url, rest = _bare_url(match["url"])
         if page_key(url) not in gone:
             continue
+        stop = start + len(url)
+        if answer[start - 1 : start] == "<" and answer[stop : stop + 1] == ">":
+            start, stop = start - 1, stop + 1  # Markdown's `<url>`: its brackets go with it
+            rest = rest.removeprefix(">")
         alone = match["open"] is not None and rest.startswith(")")
+        if match["line"] is not None and not alone and _ends_line(answer, max(stop, match.end())):
+            # The line (a list item) held the URL alone: it goes.
+            text += answer[end : match.start()]
+            end = answer.find("\n", match.end()) + 1 or len(answer)
+            continue
         if alone:  # the parentheses held the URL alone: they go with it
-            start, tail = match.start("open"), rest[1:]
+            start, stop = match.start("open"), stop + 1
+        text, skip = _closed(text + answer[end:start], answer[stop:])
+        end = stop + skip
+    return text + answer[end:]
+
+
+def _closed(left: str, right: str) -> tuple[str, int]:
+    """The text before a cut made readable, and how many characters after it go too.
+
+    A cut URL took no words of the answer with it, but the words around it were written
+    for it. Each rule takes out only what was there for the URL alone:
+
+    * a word that pointed at it (``see``, ``visit``, ``at``, ``via``) where nothing but a
+      clause's end (or ``for details``) follows; a sentence opened by ``See <url>`` whole;
+    * the ``, `` or `` and `` that joined it to another URL of a list, and a ``:`` that
+      introduced it at a line's or sentence's end;
+    * brackets left holding nothing (``(see <url>)``), a comma or full stop doubled;
+    * the spaces: one between words, none before punctuation.
+
+    Args:
+        left: The text before the cut (the answer so far, already tidied).
+        right: The text after it, to the answer's end.
+
+    Returns:
+        ``left`` tidied (with the space the text goes on after, if any) and how many
+        leading characters of ``right`` go.
+
+    Example:
+        >>> _closed("The figures (see", ") differ.")
+        ('The figures ', 2)
+        >>> _closed("Sources: https://a.org/ and", ".")
+        ('Sources: https://a.org/', 0)
+        >>> _closed("Sources:", ", https://b.org/.")
+        ('Sources: ', 2)
+    """
+    left = left.rstrip(" \t")
+    head = right[:_HEAD]
+    after = _CONNECTOR_AFTER.match(head)
+    pointer = _POINTER.search(left[-_HEAD:])
+    if after and (pointer or not left or left[-1] in "\n([<:"):
+        # The next item of a list takes the cut one's place: `see a or b` reads `see b`.
+        return left + (" " if left and left[-1] not in "\n([<" else ""), after.end()
+    skip = 0
+    if pointer:
+        left, skip = _unpointed(left, head, pointer)
+    return _tidied(left, right, skip)
+
+
+def _unpointed(left: str, head: str, pointer: re.Match[str]) -> tuple[str, int]:
+    """``left`` without the word that pointed at a cut URL, and what of ``head`` goes.
+
+    ``at`` and ``via`` go wherever they stand (their phrase was the URL); ``see`` and
+    ``visit`` where the clause ends after the URL, or ``for details`` follows it; a
+    sentence opened by them goes whole. Else the verb stays: the sentence goes on.
+    """
+    before = left[: len(left) - len(pointer[0])].rstrip(" \t")
+    phrase = _FOR_MORE.match(head)
+    skip = phrase.end() if phrase else 0
+    rest = head[skip:].lstrip(" \t")
+    sentence = _SENTENCE_REST.match(head, skip)
+    word = pointer["word"].lower()
+    if word in _PREPOSITIONS or phrase or not rest or rest[0] in _CLAUSE_ENDS:
+        whole = word not in _PREPOSITIONS and _opens_sentence(before)
+        if whole and sentence and "://" not in sentence[0]:
+            return before, sentence.end()  # `See <url> for details.` goes whole
+        return before, skip
+    if _opens_sentence(before) and sentence and "://" not in sentence[0]:
+        return before, sentence.end()  # `See <url> for the figures.` too
+    return left, 0
+
+
+def _tidied(left: str, right: str, skip: int) -> tuple[str, int]:
+    """``left`` and ``right[skip:]`` joined (:func:`_closed`), and what of ``right`` goes.
+
+    No connector, colon or brackets left for nothing, no punctuation doubled, one space
+    between words.
+    """
+    while True:
+        rest = right[skip:]
+        stripped = rest.lstrip(" \t")
+        spaces, follows = len(rest) - len(stripped), stripped[:1]
+        last = left[-1:]
+        ends = not follows or follows in _CLAUSE_ENDS or _FOR_MORE.match(rest) is not None
+        if last in _PAIRS and follows == _PAIRS[last]:
+            left, skip = left[:-1].rstrip(" \t"), skip + spaces + 1
+        elif ends and (found := _CONNECTOR_BEFORE.search(left[-_HEAD:])):
+            left = left[: len(left) - len(found[0])].rstrip(" \t")
+        elif last == ":" and (not follows or follows in ".!?\n"):
+            left = left[:-1].rstrip(" \t")
+        elif _doubled(last, follows):
+            skip += spaces + 1
         else:
-            tail = rest
-        stop = match.end()
-        if match["line"] is not None and not alone and _ends_line(answer, stop):
-            start = match.start()  # the line (a list item) held the URL alone: it goes
-            stop = answer.find("\n", stop) + 1 or len(answer)
-            tail = ""
-        else:
-            while start > end and answer[start - 1] in " \t":
-                start -= 1
-        kept.append(answer[end:start] + tail)
-        end = stop
-    kept.append(answer[end:])
-    return "".join(kept)
+            break
+    joins = left and left[-1] not in "\n([<" and follows and follows not in _CLAUSE_ENDS
+    return left + (" " if joins else ""), skip + spaces
+
+
+def _doubled(last: str, follows: str) -> bool:
+    """Whether ``follows`` (a comma or a sentence's end) repeats or has nothing to end."""
+    if follows == ",":
+        return not last or last in "\n([<:,;.!?"
+    return bool(follows) and follows in ".!?;:" and (not last or last in "\n.!?;:")
+
+
+def _opens_sentence(before: str) -> bool:
+    """Whether a word after ``before`` opens a sentence (or a parenthesis).
+
+    A sentence's markers (``million.[1] See``) stand after its full stop.
+
+    Example:
+        >>> _opens_sentence("Big.[1][2]"), _opens_sentence("Big, and")
+        (True, False)
+    """
+    before = _MARKERS_AT_END.sub("", before)
+    return not before or before[-1] in "\n.!?("
 
 
 def _in_link(answer: str, start: int) -> bool:

@@ -1,0 +1,97 @@
+"""An answer's text once the links and URLs of the pages cut are taken out: it reads on.
+
+Stop 54 (filters56) took a bare URL of a page cut out with the space before it, and left
+the words written for it: ``see https://cut.example for details`` read ``see for
+details``, ``(see https://cut.example)`` read ``(see)``, a list of URLs kept its commas
+(``(, https://kept.example)``) and Markdown's ``<url>`` its brackets (``<>``); a link
+whose words were its number (``[[1]](url)``) was not read as a link at all and stayed.
+Stop 55 (filters57) tidies each cut (:func:`websearch_core.filters.links._closed`). The
+forms are those answer engines write: OpenAI's and OpenRouter's Markdown links and bare
+URLs (``fixtures/openai``, ``fixtures/openrouter``), Kimi's links in the text
+(``fixtures/kimi``), numbered links.
+"""
+
+import pytest
+
+from websearch_core.filters.links import unlinked
+
+CUT = "https://cut.example/p"
+KEPT = "https://kept.example/q"
+
+READS_ON = [
+    # A bare URL in a sentence, and the words that pointed at it.
+    (f"Big. See {CUT} for details. More.", "Big. More."),
+    (f"The figures (see {CUT} for details) differ.", "The figures differ."),
+    (f"The figures (see {CUT}) differ.", "The figures differ."),
+    (f"For details, see {CUT}.", "For details."),
+    (f"Read the report; see {CUT} for details.", "Read the report."),
+    (f"Details are at {CUT}.", "Details are."),
+    (f"Figures via {CUT} differ.", "Figures differ."),
+    (f"Population is 14 million.[1] See {CUT}.", "Population is 14 million.[1]"),
+    # A list of URLs in a sentence or in parentheses.
+    (f"Sources: {CUT}, {KEPT}.", f"Sources: {KEPT}."),
+    (f"Sources include {KEPT} and {CUT}.", f"Sources include {KEPT}."),
+    (f"Sources: {KEPT}, {CUT} and {CUT}2.", f"Sources: {KEPT}."),
+    (f"About 14 million ({CUT}, {KEPT}).", f"About 14 million ({KEPT})."),
+    (f"About 14 million ({KEPT}; {CUT}).", f"About 14 million ({KEPT})."),
+    (f"Visit {CUT} or {KEPT}.", f"Visit {KEPT}."),
+    (f"See {KEPT} and {CUT} for details.", f"See {KEPT} for details."),
+    # Markdown's <url>, and brackets left holding nothing.
+    (f"The official site <{CUT}> lists it.", "The official site lists it."),
+    (f"The official site: <{CUT}>.", "The official site."),
+    (f"- <{CUT}>\n- <{KEPT}>", f"- <{KEPT}>"),
+    (f"The figure [{CUT}] is old.", "The figure is old."),
+    # Links whose words are no words of the answer: a number, the URL.
+    (f"Big [[1]]({CUT}).", "Big."),
+    (f"Big [[1]]({CUT}) and more [[2]]({KEPT}).", f"Big and more [[2]]({KEPT})."),
+    # A list item's label.
+    (f"- Tokyo: {CUT}\n- Osaka: {KEPT}", f"- Tokyo\n- Osaka: {KEPT}"),
+]
+
+UNCHANGED_SHAPES = [
+    # What stop 54 already read well (guards).
+    (f"About 14 million ({CUT}).", "About 14 million."),
+    (f"Big. ([cut.example]({CUT})) More.", "Big. More."),
+    (f"Big ([cut.example]({CUT})).", "Big."),
+    (f"According to [cut.example]({CUT}), it grew.", "According to cut.example, it grew."),
+    (f"- [Tokyo]({CUT})\n- [Osaka]({KEPT})", f"- Tokyo\n- [Osaka]({KEPT})"),
+    (f"Big.\n\nSources:\n- {CUT}\n- {KEPT}", f"Big.\n\nSources:\n- {KEPT}"),
+    (f"The page [{CUT}]({CUT}) lists it.", "The page lists it."),
+    (f"- Tokyo ({CUT})\n- Osaka", "- Tokyo\n- Osaka"),
+    (f"Figures ([a]({CUT}), [b]({KEPT})) differ.", f"Figures (a, [b]({KEPT})) differ."),
+]
+
+
+@pytest.mark.parametrize(("written", "cut"), READS_ON)
+def test_a_cut_leaves_text_that_reads_on(written: str, cut: str) -> None:
+    # Failed before: each left the words written for the URL (`see`, `at`, a comma, `<>`,
+    # `()`), or a numbered link to the page cut.
+    assert unlinked(written, [CUT, f"{CUT}2"], [KEPT]) == cut
+
+
+@pytest.mark.parametrize(("written", "cut"), UNCHANGED_SHAPES)
+def test_the_forms_that_read_well_stay_so(written: str, cut: str) -> None:
+    """A guard: the cuts stop 54 made readable are made the same way."""
+    assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+@pytest.mark.parametrize(
+    ("written", "cut"),
+    [
+        (f"You can see {CUT} showing it.", "You can see showing it."),
+        (f"Data {CUT}, per the census.", "Data, per the census."),
+        (f"Visit {KEPT} for details.", f"Visit {KEPT} for details."),
+        (f"See the census at {KEPT}.", f"See the census at {KEPT}."),
+    ],
+)
+def test_no_word_goes_that_a_rule_cannot_tie_to_the_url(written: str, cut: str) -> None:
+    """A guard: a verb the sentence goes on after, or a URL of a page kept, is left be."""
+    assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+def test_no_cut_leaves_a_doubled_space_or_an_empty_bracket() -> None:
+    """Every form above, cut: the spaces and brackets of what is left."""
+    for written, _ in READS_ON + UNCHANGED_SHAPES:
+        cut = unlinked(written, [CUT, f"{CUT}2"], [KEPT])
+        assert "  " not in cut and " ." not in cut and " ," not in cut, (written, cut)
+        assert not any(pair in cut for pair in ("()", "[]", "<>", "(,", ",)")), (written, cut)
