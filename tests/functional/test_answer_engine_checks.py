@@ -301,6 +301,15 @@ async def test_every_site_a_capture_titles_is_still_read_as_its_host(sim: Simula
         assert _record(response) == {("include_domains", title): ("query", "post")}
 
 
+async def test_a_site_on_a_top_level_domain_delegated_since_2023_is_read(sim: Simulator) -> None:
+    # Failed before (stop 55, filters57): the table was the 2023 list's, `.hotel` (delegated
+    # 2024) was no top-level domain, and `site:marriott.hotel` kept every source, recorded
+    # as not checked on the one titled so.
+    response = await _gemini(sim, f"{WEATHER} site:marriott.hotel", "marriott.hotel")
+    assert [s.title for s in response.sources] == ["marriott.hotel"]
+    assert _record(response) == {("include_domains", "marriott.hotel"): ("query", "post")}
+
+
 @pytest.mark.parametrize("capture", GEMINI_REDIRECT_CAPTURES)
 def test_every_redirect_title_of_the_captures_names_its_host(capture: str) -> None:
     """A guard: each capture's redirected sources, read by the provider's parsers (the
