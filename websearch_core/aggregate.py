@@ -16,9 +16,10 @@ query out to every credential-free engine and hands each engine's ranked sources
   order of the input, never completion order).
 * **Fields:** the title and URL come from the best-ranked occurrence (the earlier engine
   on a tie), except that an ``https`` URL replaces an ``http`` one when both were seen;
-  the longest snippet wins; ``published_date``, ``age_seconds`` and ``author`` are each
-  kept from the first occurrence that had them. :attr:`SearchSource.engines` records every
-  engine that returned the URL and its rank, in priority order.
+  the longest snippet wins, measured in UTF-16 units as the reference measures it;
+  ``published_date``, ``age_seconds`` and ``author`` are each kept from the first
+  occurrence that had them. :attr:`SearchSource.engines` records every engine that
+  returned the URL and its rank, in priority order.
 
 Beyond the spec: the spec's key keeps the whole query, so ``?utm_source=x`` splits one page
 into two; here tracking parameters are dropped from the key (the URL shown is untouched),
@@ -32,6 +33,7 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from .domain_names import ascii_host
 from .models import SearchSource, SourceRank
+from .utf16_text import utf16_len
 
 __all__ = [
     "TRACKING_PARAMS",
@@ -226,7 +228,12 @@ def _combine(entry: _Merged, source: SearchSource, rank: int) -> SearchSource:
 
 
 def _length(snippet: str | None) -> int:
-    return len(snippet.strip()) if snippet else 0
+    """A snippet's length as the reference compares it: UTF-16 units, as JavaScript counts.
+
+    An emoji is two units, so four emoji outweigh seven letters there; counting code points
+    kept the other engine's snippet. Surrounding blanks still count for nothing.
+    """
+    return utf16_len(snippet.strip()) if snippet else 0
 
 
 def _finish(entry: _Merged) -> SearchSource:
