@@ -114,3 +114,57 @@ async def test_a_search_query_is_cut_at_120_utf16_units_over_the_wire(
     lines = result.text.split("\n")
     at = lines.index("Search queries: 1")
     assert lines[at + 1 :] == ["- " + shown]
+
+
+# --- §Limits counts: at each provider's maximum and one past it --------------------------------
+
+MAXIMA = {
+    "brave": 20,
+    "tinyfish": 20,
+    "duckduckgo": 20,
+    "bing": 20,
+    "yahoo": 20,
+    "startpage": 20,
+    "mojeek": 20,
+    "tavily": 20,
+    "kimi": 20,
+    "searxng": 20,
+    "parallel": 40,
+    "kagi": 40,
+    "xai": 30,
+}
+"""Spec §Limits: each provider's result count maximum (Firecrawl's 100 is the input's own
+maximum, so one past it is refused before any provider is asked)."""
+
+
+@pytest.mark.parametrize("provider", sorted(MAXIMA))
+async def test_a_count_at_the_maximum_is_kept_and_one_past_it_is_clamped(provider: str) -> None:
+    """Guard: ``limit`` at a provider's maximum returns that many sources; one more, the same.
+
+    Each simulated server serves 120 results, more than any maximum, so the count shown is
+    the provider's own cut (xAI's is its local cap on sources and citations alike).
+    """
+    most = MAXIMA[provider]
+    async with Simulator([provider]) as sim:
+        sim[provider].results = [
+            SimResult(f"R{i}", f"https://r{i}.example/", f"S{i}") for i in range(120)
+        ]
+        async with WebSearch(sim.settings(), api_keys=sim.api_keys()) as ws:
+            at = await ws.search(QUERY, provider=provider, limit=most)
+            past = await ws.search(QUERY, provider=provider, limit=most + 1)
+            breadth = await ws.search(QUERY, provider=provider, num_search_results=most + 1)
+    assert [len(r.sources) for r in (at, past, breadth)] == [most, most, most]
+    if provider == "xai":
+        assert [len(r.citations) for r in (at, past, breadth)] == [most, most, most]
+
+
+@pytest.mark.parametrize(("limit", "shown"), [(29, 29), (30, 30), (31, 30)])
+async def test_public_web_merges_at_most_30(engines: Simulator, limit: int, shown: int) -> None:
+    """Guard: spec §Limits, Public Web's count is at most 30, from two engines' 20 each."""
+    for engine in ENGINES:
+        engines[engine].results = [
+            SimResult(f"{engine} {i}", f"https://{engine}.example/{i}", "s") for i in range(20)
+        ]
+    async with _public(engines) as ws:
+        response = await ws.search(QUERY, provider="public", limit=limit)
+    assert len(response.sources) == shown
