@@ -79,6 +79,7 @@ async def test_public_web_keeps_the_first_snippet_when_the_units_are_equal(
         (EMOJI * 120 + "x", EMOJI * 119 + "\N{HORIZONTAL ELLIPSIS}"),  # 241: half a pair dropped
         ("x" + EMOJI * 120, "x" + EMOJI * 119 + "\N{HORIZONTAL ELLIPSIS}"),  # 241: 239 + the mark
     ],
+    ids=["240-units", "241-units-pair-at-the-cut", "241-units"],
 )
 async def test_a_snippet_is_cut_at_240_utf16_units_over_the_wire(snippet: str, shown: str) -> None:
     """Guard: spec §Limits, ``formatForLLM()`` truncates source snippets to 240 chars."""
@@ -96,6 +97,7 @@ async def test_a_snippet_is_cut_at_240_utf16_units_over_the_wire(snippet: str, s
         (EMOJI * 60, EMOJI * 60),  # 120 units: at the cap, kept whole
         ("x" + EMOJI * 60, "x" + EMOJI * 59 + "\N{HORIZONTAL ELLIPSIS}"),  # 121: cut to 120
     ],
+    ids=["120-units", "121-units"],
 )
 async def test_a_search_query_is_cut_at_120_utf16_units_over_the_wire(
     query: str, shown: str
