@@ -67,7 +67,7 @@ from .cli_auth_json import (
     set_answer,
 )
 from .cli_crash import SearchCrashed, crash_report
-from .cli_dispatch import CommandLineError, CommandParser, split_command
+from .cli_dispatch import CommandLineError, CommandParser, OptionNotTaken, split_command
 from .cli_exit_help import EXIT_HELP, SEARCH_EXIT_HELP
 from .cli_output import (
     OutputFailedError,
@@ -208,7 +208,7 @@ def _command(args: list[str]) -> int:
             fields = _refusal_fields(named, None)
             namespace = parser.parse_command(command_args)
         except CommandLineError as error:  # one line naming the option, as for a setting
-            return refuse(str(error), as_json=as_json, fields=fields)
+            return refuse(str(error), as_json=as_json, fields=_line_fields(error, fields))
         except SystemExit as exit_:  # --help and --version print, then exit
             return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         command = named or "search"
@@ -242,17 +242,34 @@ def _command(args: list[str]) -> int:
         return _crashed(error)
 
 
+def _line_fields(
+    error: CommandLineError, fields: dict[str, object] | None
+) -> dict[str, object] | None:
+    """A refused command line's JSON fields: ``fields``, or those of the command named first.
+
+    An option written before ``auth`` that it does not take is refused before the command
+    is known to :func:`_command`; the refusal still has ``auth``'s shape.
+    """
+    if isinstance(error, OptionNotTaken):
+        return _refusal_fields(error.command, None, given=error.argument)
+    return fields
+
+
 def _refusal_fields(
-    named: str | None, namespace: argparse.Namespace | None
+    named: str | None, namespace: argparse.Namespace | None, *, given: str | None = None
 ) -> dict[str, object] | None:
     """What a refusal's JSON holds before ``error``: for ``auth``, the id it was about.
 
     Every ``auth`` refusal names its ``provider`` (null before the command line is read),
-    as ``auth remove``'s did; other commands' refusals are as they were.
+    as ``auth remove``'s did; other commands' refusals are as they were. ``given`` is the
+    id as written when the line was refused before it was read (an option before
+    ``auth``): ``websearch --no-cache auth set brave --json`` named no ``provider``.
     """
     if named != "auth":
         return None
-    return refusal_fields(None if namespace is None else _auth_id(namespace))
+    if namespace is None:
+        return refusal_fields(given.strip().lower() if given is not None else None)
+    return refusal_fields(_auth_id(namespace))
 
 
 def _auth_id(namespace: argparse.Namespace) -> str | None:

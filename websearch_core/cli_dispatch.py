@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from .cli_parser import CommandLineError, CommandParser
 from .cli_status import PROG
 
-__all__ = ["CommandLineError", "CommandParser", "split_command"]
+__all__ = ["CommandLineError", "CommandParser", "OptionNotTaken", "split_command"]
 
 
 def split_command(
@@ -43,9 +43,14 @@ def split_command(
         The command's name, parser and arguments, or ``None``, ``search`` and ``args`` for
         a search.
 
+    An option the command does not take but its action does (``websearch --json auth
+    list``: ``auth list --json``) goes after the action's name, where argparse reads the
+    action's options; ``auth`` alone takes only ``-v``, so ``--json`` was refused there.
+
     Raises:
-        CommandLineError: An option before the command is not one the command takes; the
-            message names the option and the command, and how to search for the word.
+        OptionNotTaken: An option before the command is one neither the command nor its
+            action takes; the message names the option and the command (with its action),
+            and how to search for the word.
     """
     index = 0
     while index < len(args) and _is_option(args[index]):
@@ -57,15 +62,102 @@ def split_command(
     if any(_prints_version(search, word) for word in leading):
         return None, search, list(args)  # argparse prints it and exits, whatever follows
     parser = commands[command]()
-    for word in leading:
-        if _is_option(word) and _option(parser, word) is None:
-            query = shlex.join([*leading, "--", *args[index:]])
-            raise CommandLineError(
-                f"{word.split('=', 1)[0]} does not apply to {command} "
-                f"({PROG} {command} --help lists its options); to search for the word "
-                f'"{command}", write: {PROG} {query}'
-            )
-    return command, parser, [*leading, *args[index + 1 :]]
+    rest = list(args[index + 1 :])
+    action, taker = _action_of(parser, rest)
+    kept: list[str] = []  # the command's own options, read before its action
+    moved: list[str] = []  # its action's options (``auth list``'s --json), put after it
+    for option in _options(search, leading):
+        if _option(parser, option[0]) is not None:
+            kept.extend(option)
+        elif taker is not None and _option(taker, option[0]) is not None:
+            moved.extend(option)
+        else:
+            raise _not_taken(option[0], command, action, taker, leading, rest)
+    if action is None:
+        return command, parser, [*kept, *rest]
+    at = rest.index(action) + 1
+    return command, parser, [*kept, *rest[:at], *moved, *rest[at:]]
+
+
+class OptionNotTaken(CommandLineError):
+    """An option written before a command that neither it nor its action takes.
+
+    Args:
+        message: The one line.
+        command: The command named (``auth``).
+        argument: The first word the action reads as an argument (``auth set brave``'s
+            ``brave``), so a refusal can name the id it was about; ``None`` when the
+            action reads none or was not given.
+    """
+
+    def __init__(self, message: str, *, command: str, argument: str | None) -> None:
+        super().__init__(message)
+        self.command = command
+        self.argument = argument
+
+
+def _not_taken(
+    word: str,
+    command: str,
+    action: str | None,
+    taker: CommandParser | None,
+    leading: Sequence[str],
+    rest: Sequence[str],
+) -> OptionNotTaken:
+    """The refusal of ``word``, naming the action too when there is one (``auth set``).
+
+    ``websearch --no-cache auth set brave`` said ``does not apply to auth`` and sent the
+    user to ``auth --help``, which lists no action's options; the action's help does.
+    """
+    named = command if action is None else f"{command} {action}"
+    query = shlex.join([*leading, "--", command, *rest])
+    argument = None
+    if action is not None and taker is not None and _reads_an_argument(taker):
+        after = rest[rest.index(action) + 1 :]
+        argument = next((given for given in after if not _is_option(given)), None)
+    return OptionNotTaken(
+        f"{word.split('=', 1)[0]} does not apply to {named} "
+        f"({PROG} {named} --help lists its options); to search for the word "
+        f'"{command}", write: {PROG} {query}',
+        command=command,
+        argument=argument,
+    )
+
+
+def _options(search: CommandParser, leading: Sequence[str]) -> list[list[str]]:
+    """``leading`` cut into options, each with its value when it takes one (``--limit 5``).
+
+    Read as the search reads them, as :func:`split_command` found where they end.
+    """
+    options: list[list[str]] = []
+    index = 0
+    while index < len(leading):
+        word = leading[index]
+        size = 2 if "=" not in word and _takes_value(search, word) else 1
+        options.append(list(leading[index : index + size]))
+        index += size
+    return options
+
+
+def _action_of(
+    parser: CommandParser, rest: Sequence[str]
+) -> tuple[str | None, CommandParser | None]:
+    """The action ``rest`` names (``auth list``'s ``list``) and its parser, if any.
+
+    The action is the first word after the command's own options; a command without
+    actions, or a word that names none, gives ``None`` for both.
+    """
+    choices = parser.subcommands.choices if parser.subcommands is not None else None
+    word = next((given for given in rest if not _is_option(given)), None)
+    if not isinstance(choices, Mapping) or word is None or word not in choices:
+        return None, None
+    taker = choices[word]
+    return (word, taker) if isinstance(taker, CommandParser) else (None, None)
+
+
+def _reads_an_argument(parser: CommandParser) -> bool:
+    """Whether ``parser`` reads a positional argument (``auth set``'s provider)."""
+    return any(not action.option_strings for action in parser.arguments)
 
 
 def _is_option(word: str) -> bool:
