@@ -5,7 +5,7 @@ the page fetcher) names them by exception class, headless Chromium by a ``net::E
 code in Playwright's message. Both map to the same few phrases, then name what they came
 from, so a failed search reads alike whichever path each provider took::
 
-    DuckDuckGo connection failed (html.duckduckgo.com): the host name could not be
+    Brave connection failed (api.search.brave.com): the host name could not be
         resolved (ClientConnectorDNSError)
     Google browser search failed: the host name could not be resolved
         (net::ERR_NAME_NOT_RESOLVED)

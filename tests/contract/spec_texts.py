@@ -56,17 +56,25 @@ BROWSER_SEARCH_FAILED = {
     "mojeek": "Mojeek search failed: ",
 }
 """How those engines prefix a transport failure of the plain fetch (status 503)."""
+ENGINE_SEARCH_FAILED = {
+    **{
+        pid: f"{LABEL[pid]} search failed: " for pid in ("duckduckgo", "bing", "yahoo", "startpage")
+    },
+    **BROWSER_SEARCH_FAILED,
+}
+"""Every key-free engine's prefix: those that never escalate word it as the three do, their
+transport's status kept."""
 
 
 def plain_fetch_failure(provider_id: str, said: str) -> str:
     """The text of a failed plain fetch whose transport text, after the label, is ``said``.
 
-    The engines that may escalate prefix it (:data:`BROWSER_SEARCH_FAILED`) and drop their
-    label from it, which the prefix already gives: ``Ecosia search failed: the connection
-    failed (...)``, ``... it sent an invalid HTTP response (...)``. The others lead with
-    their label: ``Brave connection failed (...)``.
+    Every key-free engine prefixes it (:data:`ENGINE_SEARCH_FAILED`) and drops its label
+    from it, which the prefix already gives: ``Ecosia search failed: the connection failed
+    (...)``, ``Bing search failed: it sent an invalid HTTP response (...)``. The others lead
+    with their label: ``Brave connection failed (...)``.
     """
-    prefix = BROWSER_SEARCH_FAILED.get(provider_id)
+    prefix = ENGINE_SEARCH_FAILED.get(provider_id)
     if prefix is None:
         return f"{LABEL[provider_id]} {said}"
     return f"{prefix}{'it' if said.startswith('sent ') else 'the'} {said}"

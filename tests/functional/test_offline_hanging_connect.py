@@ -82,7 +82,7 @@ async def test_connections_that_hang_open_no_breaker(
     for result in offline:
         assert result.error is not None
         bing_host = _routes(sim)["bing"].removeprefix("http://").rstrip("/")
-        assert f"Bing connection failed ({bing_host}): {HUNG}" in result.error
+        assert f"Bing search failed: the connection failed ({bing_host}): {HUNG}" in result.error
         assert result.error.endswith(NOT_CONNECTED_HINT)
         assert "skipped" not in result.error
     assert marks == {"bing": None, "duckduckgo": None}

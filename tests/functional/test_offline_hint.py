@@ -50,9 +50,9 @@ async def test_every_host_unresolved_ends_with_the_offline_hint() -> None:
             with pytest.raises(AllProvidersFailedError) as caught:
                 await ws.search("python asyncio", use_cache=False)
     expected = (
-        f"All web search providers failed: bing: Bing connection failed (bing.invalid): "
-        f"{UNRESOLVED}; duckduckgo: DuckDuckGo connection failed (ddg.invalid): {UNRESOLVED}. "
-        f"{OFFLINE_HINT}"
+        "All web search providers failed: bing: Bing search failed: the connection failed "
+        f"(bing.invalid): {UNRESOLVED}; duckduckgo: DuckDuckGo search failed: the connection "
+        f"failed (ddg.invalid): {UNRESOLVED}. {OFFLINE_HINT}"
     )
     assert result.error == expected
     assert result.text == f"Error: {expected}"
@@ -66,8 +66,9 @@ async def test_a_provider_that_connected_leaves_the_hint_out() -> None:
         async with _offline_client(sim, {"bing": "http://bing.invalid"}) as ws:
             result = await ws.run("python asyncio")
     assert result.error is not None
-    assert f"bing: Bing connection failed (bing.invalid): {UNRESOLVED}; duckduckgo:" in (
-        result.error
+    assert (
+        f"bing: Bing search failed: the connection failed (bing.invalid): {UNRESOLVED}; duckduckgo:"
+        in (result.error)
     )
     assert OFFLINE_HINT not in result.error
     assert sim["duckduckgo"].requests  # it was reached: the network works
@@ -82,9 +83,9 @@ async def test_one_provider_alone_gets_the_hint_that_allows_for_a_wrong_host() -
     ):
         result = await ws.run("python asyncio", provider="bing")
     assert result.error == (
-        f"Bing connection failed (bing.invalid): {UNRESOLVED}. If the host name is right, "
-        "this machine looks offline: check its network connection and DNS, or set the proxy "
-        "it must use (HTTPS_PROXY or WEBSEARCH_PROXY)."
+        f"Bing search failed: the connection failed (bing.invalid): {UNRESOLVED}. If the host "
+        "name is right, this machine looks offline: check its network connection and DNS, or "
+        "set the proxy it must use (HTTPS_PROXY or WEBSEARCH_PROXY)."
     )
 
 
@@ -157,7 +158,7 @@ async def test_every_loopback_base_url_refused_is_told_nothing_listens_there() -
             result = await ws.run("python asyncio")
             status = {row.id: row.mark for row in await ws.provider_status()}
     assert result.error is not None
-    assert "Bing connection failed (127.0.0.1:" in result.error
+    assert "Bing search failed: the connection failed (127.0.0.1:" in result.error
     assert result.error.endswith(LOOPBACK_HINT)
     assert NOT_CONNECTED_HINT not in result.error
     assert status["bing"] is None and status["duckduckgo"] is None

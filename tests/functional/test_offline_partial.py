@@ -302,7 +302,9 @@ async def test_a_provider_alone_whose_own_host_does_not_resolve_is_not_cooled_do
             marks = await _marks(ws)
     for result in results:
         assert result.error is not None
-        assert result.error.startswith("Bing connection failed (www.bing.com): the host name")
+        assert result.error.startswith(
+            "Bing search failed: the connection failed (www.bing.com): the host name"
+        )
     assert marks["bing"] is None
 
 

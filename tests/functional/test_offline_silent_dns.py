@@ -166,7 +166,8 @@ async def test_a_deadline_passed_during_lookups_says_the_deadline_ended_it(
         result = await ws.run("python asyncio")
     assert result.error is not None
     assert (
-        f"Bing connection failed (bing.invalid:{sim['bing'].base_url.rpartition(':')[2]}): "
+        "Bing search failed: the connection failed "
+        f"(bing.invalid:{sim['bing'].base_url.rpartition(':')[2]}): "
         f"the host name could not be resolved: no answer from DNS within {TIMEOUT:g}s, "
         f"the time left of the {TIMEOUT:g}s deadline"
     ) in result.error

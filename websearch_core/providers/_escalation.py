@@ -16,7 +16,7 @@ providers. What lies between them is provider policy and lives here:
   browser stops its load a little before that to close the page
   (:func:`~websearch_core.browser.teardown_reserve`), so the attempt's hard stop never cuts
   the close short and the engine's own timeout text is the one given;
-* the wording: the browser's own errors become the engine's
+* the wording (:mod:`._engine_failures`): the browser's own errors become the engine's
   ``<Label> ... failed: <detail>`` (503), ``... timed out.`` (504), or
   :class:`~websearch_core.browser.BrowserUnavailableError` naming what to install.
 
@@ -56,6 +56,7 @@ from ..errors import (
     SearchProviderError,
 )
 from ..transport import HttpRequest, HttpResponse, too_large_message
+from ._engine_failures import FailureTexts, reworded, without_label
 from .base import ProviderContext, ProviderInfo
 
 __all__ = [
@@ -68,22 +69,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("websearch_core.providers.escalation")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FailureTexts:
-    """An engine's wording for failures of the fetch itself.
-
-    ``failed`` has one ``{}`` for the detail (``Google browser search failed: {}``);
-    ``timed_out`` is used as is.
-    """
-
-    failed: str
-    timed_out: str
-    names_browser: bool = False
-    """Whether ``failed`` says "browser" (Google's spec text) whichever fetch failed: then a
-    failure of the plain fetch ends saying why the browser was not started, so that it does
-    not read as Chromium having run and failed."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,10 +133,10 @@ def escalate_after_failure(
         return
     not_started = _why_not_started(info, context, request, error)
     if not_started is not None:
-        said = _without_label(error.message, info.label)
+        said = without_label(error.message, info.label)
         detail = f"{said}{not_started}" if failure.names_browser else said
-        raise type(error)(info.id, failure.failed.format(detail), 503) from None
-    plain_failure = _without_label(error.message, info.label)
+        raise reworded(error, failure, detail, 503) from None
+    plain_failure = without_label(error.message, info.label)
     raise NeedsBrowser(request, error.message, started, plain_failure=plain_failure)
 
 
@@ -193,21 +178,6 @@ def _switched_off(info: ProviderInfo, context: ProviderContext) -> str:
         return f"{not_started} ({let})"
     install = INSTALL_HINT.removesuffix(".")
     return f"{not_started}, and it is not installed ({missing}). {install}, then {let}"
-
-
-def _without_label(message: str, label: str) -> str:
-    """The plain fetch's failure without the engine's name, which the prefix already gives.
-
-    ``Ecosia search failed: Ecosia connection failed (www.ecosia.org): ...`` said the
-    name twice; now ``Ecosia search failed: the connection failed (www.ecosia.org): ...``.
-    The transport's texts start ``<Label> connection ...``, ``<Label> response ...``,
-    ``<Label> request ...`` (nouns, which take "the") or ``<Label> sent ...`` ("it").
-    A text that does not start with the label is kept whole.
-    """
-    rest = message.removeprefix(f"{label} ")
-    if rest == message:
-        return message
-    return f"it {rest}" if rest.startswith("sent ") else f"the {rest}"
 
 
 def _browser_missing(context: ProviderContext) -> str | None:

@@ -15,7 +15,9 @@ sends anything: the core's request loop does, through these hooks:
   page's failure ends the paging and keeps what earlier pages gave.
 * ``after_failure``: a transport failure of the first page escalates when the engine
   says so (:mod:`._escalation`), a later page's ends the paging; a timeout reports the
-  provider's whole budget.
+  provider's whole budget; any other failure of the first page is worded as every
+  engine words it (:mod:`._engine_failures`: ``<Engine> search failed: the connection
+  failed (<host>): ...``).
 
 The module is private (leading underscore), so the registry's contract test does not read
 it as a provider.
@@ -29,12 +31,13 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, Protocol
 
 from ..deadline import attempt_scope, remaining_budget, timed_out_text
-from ..errors import ProviderTimeoutError, SearchProviderError
+from ..errors import ProviderTimeoutError, ProviderUnavailableError, SearchProviderError
 from ..html import body_page
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..provider_types import Exchange
 from ..request_loop import send_step
 from ..transport import HttpRequest, HttpResponse, SseResponse
+from ._engine_failures import engine_failure_texts, reworded, without_label
 from ._escalation import (
     Escalation,
     NeedsBrowser,
@@ -207,6 +210,10 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
             # (after a setup step, a share of it), where the engine's names its whole budget.
             message = timed_out_text(self.info.label, flow.state[_BUDGET])
             raise ProviderTimeoutError(self.info.id, message, error.status) from None
+        label = self.info.label
+        if isinstance(error, ProviderUnavailableError):  # as an escalating engine says it
+            failure, detail = engine_failure_texts(label), without_label(error.message, label)
+            raise reworded(error, failure, detail, error.status) from None
         return None
 
     def check(self, response: HttpResponse | SseResponse, errors: ErrorMap | None = None) -> None:

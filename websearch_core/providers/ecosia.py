@@ -79,7 +79,8 @@ from ..html import (
 from ..js_trim import trim
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
-from ._escalation import Escalation, FailureTexts
+from ._engine_failures import engine_failure_texts
+from ._escalation import Escalation
 from ._html_engine import HtmlEngine, HtmlEngineProvider
 from ._page_markers import Markers, found
 from ._scraper import PageResults, check_html_status, collect_unique, scraped_source
@@ -113,7 +114,7 @@ BLOCKED_MESSAGE = (
     "such as DuckDuckGo, Brave, or Tavily."
 )
 UNRECOGNISED_MESSAGE = "Ecosia returned an unrecognised page"
-FAILURE = FailureTexts(failed="Ecosia search failed: {}", timed_out="Ecosia search timed out.")
+FAILURE = engine_failure_texts("Ecosia")
 
 INFO = ProviderInfo(
     id="ecosia",

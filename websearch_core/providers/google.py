@@ -54,7 +54,8 @@ from ..filters import SCRAPER_OPERATORS, FilterSupport
 from ..html import navigation_headers
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
-from ._escalation import Escalation, FailureTexts
+from ._engine_failures import FailureTexts
+from ._escalation import Escalation
 from ._google_parse import (
     GOOGLE_HOME_URL,
     PROVIDER_ID,

@@ -75,7 +75,8 @@ from ..html import (
 )
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
-from ._escalation import Escalation, FailureTexts
+from ._engine_failures import engine_failure_texts
+from ._escalation import Escalation
 from ._html_engine import HtmlEngine, HtmlEngineProvider, single_page
 from ._scraper import check_html_status
 from .base import ProviderInfo, clamp_count
@@ -122,7 +123,7 @@ ROBOT_MESSAGE = (
     "searches from datacenter/shared-egress IPs; retry later or configure another provider "
     "such as Brave, Tavily, Exa, or Kagi."
 )
-FAILURE = FailureTexts(failed="Mojeek search failed: {}", timed_out="Mojeek search timed out.")
+FAILURE = engine_failure_texts("Mojeek")
 
 INFO = ProviderInfo(
     id=PROVIDER_ID,
