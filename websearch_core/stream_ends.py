@@ -12,7 +12,7 @@ belongs to no answer this request asked for; the readers already stopped there).
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from .json_decode import json_loads
@@ -50,6 +50,10 @@ class StreamEnd:
         envelopes: Top-level keys whose ``true`` or ``false`` marks a provider's own reply
             envelope, with no JSON-RPC ``id``: Z.AI's ``{"success": false, "msg"}``, which
             its reader takes as the reply.
+        answers: The JSON-RPC ``id`` of the request the stream answers
+            (:meth:`answering`); a reply to any other ``id`` does not close the stream.
+            Empty: any reply does. A reply whose ``id`` is null (an error to a request the
+            server could not read) always does.
     """
 
     names: tuple[str, ...] = ()
@@ -61,6 +65,27 @@ class StreamEnd:
     finishes: tuple[tuple[str, ...], ...] = ()
     replies: tuple[str, ...] = ()
     envelopes: tuple[str, ...] = ()
+    answers: tuple[str | int, ...] = ()
+
+    def answering(self, request_id: object) -> "StreamEnd":
+        """This end, closing only at the reply to ``request_id`` (a string or a number).
+
+        JSON-RPC pairs a reply with its request by ``id``, and the reader of an MCP reply
+        takes the one with its request's: a reply to another ``id`` ahead of it (a
+        gateway sharing one stream, a server replaying another request's reply on
+        resumption) ended the read there, and the real reply was never read. Any other
+        ``request_id`` (none was sent) leaves the end as it is.
+
+        Examples:
+            >>> end = MCP_REPLY_END.answering("r1")
+            >>> end.closes({"id": "r0", "result": {}}), end.closes({"id": "r1", "result": {}})
+            (False, True)
+            >>> end.closes({"id": None, "error": {"code": -32700}})
+            True
+        """
+        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+            return self
+        return replace(self, answers=(request_id,))
 
     def __call__(self, event: SseEvent) -> bool:
         """Whether ``event`` closes the stream.
@@ -111,8 +136,15 @@ class StreamEnd:
         if any(isinstance(payload.get(key), bool) for key in self.envelopes):
             return "method" not in payload
         if "id" in payload and "method" not in payload:
-            return any(key in payload for key in self.replies)
+            replied = any(key in payload for key in self.replies)
+            return replied and self._answers(payload["id"])
         return any(payload.get(flag) is True for flag in self.flags)
+
+    def _answers(self, rpc_id: object) -> bool:
+        """Whether a reply with ``rpc_id`` is the one awaited (by value and JSON type)."""
+        if not self.answers or rpc_id is None:
+            return True
+        return any(type(rpc_id) is type(own) and rpc_id == own for own in self.answers)
 
     def _markers(self) -> tuple[str, ...]:
         ends = tuple(path[-1] for path in self.finishes if path)

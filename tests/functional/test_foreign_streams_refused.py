@@ -29,6 +29,7 @@ import aiohttp
 import pytest
 
 from tests.conftest import read_capture
+from tests.fault_release import HANG_GUARD_SECONDS
 from tests.functional._sim_helpers import sim_client
 from tests.stream_bodies import captured, framed_chunks
 from websearch_core.credentials import CredentialStore, OAuthToken
@@ -361,11 +362,13 @@ async def test_exas_mcp_reader_names_another_apis_events_before_its_reply(captur
 async def test_exas_mcp_reader_stops_at_its_reply() -> None:
     """Failed before (refused as a mixed stream): the JSON-RPC reply closes an MCP
     stream, so another API's events after it are not read, as the transport drops what
-    follows any stream's closing event; the reply is the answer."""
-    own = await _exa_own_reply()
-    body = "".join(f"{block}\n\n" for block in [*_blocks(own), *_blocks(CAPTURES["openai"].body())])
+    follows any stream's closing event; the reply is the answer. The reply is the
+    simulator's own to this request (a recorded one answers another request's ``id``,
+    which no longer ends the stream)."""
+    foreign = "".join(f"{block}\n\n" for block in _blocks(CAPTURES["openai"].body()))
+    held = Fault.held_open(after=foreign.encode(), framing="declared", seconds=HANG_GUARD_SECONDS)
     async with Simulator(["exa"]) as sim:
-        sim["exa"].enqueue(Fault.http(200, body, dict(STREAM_LABEL)))
+        sim["exa"].enqueue(held)
         async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="exa")
     assert not result.is_error, result.text

@@ -35,7 +35,8 @@ from websearch_core.providers.exa import (
     parse_results,
 )
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse
+from websearch_core.testing import MockTransport
+from websearch_core.transport import HttpRequest, HttpResponse
 
 NOW = datetime(2024, 11, 16, 1, 36, 32, 547000, tzinfo=UTC)
 BASE_BODY = {
@@ -560,12 +561,17 @@ async def test_search_with_a_key_uses_the_api() -> None:
 
 
 async def test_search_without_a_key_uses_the_mcp_tool() -> None:
-    body = sse(rpc_result({"content": [{"type": "text", "text": PLAIN_LISTING}]}))
-    transport = scripted_transport(HttpResponse(status=200, body=body.encode()))
+    def replying(request: HttpRequest) -> HttpResponse:
+        # The reply answers the request's own id: one to another id is skipped.
+        reply = rpc_result({"content": [{"type": "text", "text": PLAIN_LISTING}]})
+        body = sse({**reply, "id": request.json["id"]})
+        return HttpResponse(status=200, body=body.encode())
+
+    transport = MockTransport(replying)
     response = await ExaProvider().search(
         SearchParams(query="x", limit=1), context(key=None, transport=transport)
     )
-    (request,) = transport.sent
+    (request,) = transport.requests
     assert request.url == EXA_MCP_ENDPOINT
     assert "x-api-key" not in request.headers
     assert request.json["params"]["arguments"] == {"query": "x", "numResults": 1}

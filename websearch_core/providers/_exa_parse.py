@@ -198,19 +198,42 @@ def _is_reply(message: Any, request_id: str | None) -> bool:
     return request_id is None or answered is None or answered == request_id
 
 
+def _answers_another(message: Any, request_id: str | None) -> bool:
+    """Whether ``message`` is a JSON-RPC reply, but to another request than ``request_id``."""
+    if request_id is None or not isinstance(message, Mapping) or "method" in message:
+        return False
+    return "id" in message and not _is_reply(message, request_id)
+
+
 def _rpc_message(events: Sequence[SseEvent], body: str, request_id: str | None) -> Any:
     """The JSON-RPC reply to the request, among a stream's messages or as the whole body.
 
     The reader took the first ``data:`` line that held JSON: an MCP notification sent
     before the reply (a server reporting progress) was read as the reply and refused as
     ``unexpected response shape``. The reply is the message with the request's ``id``;
-    a stream with none gives its first message, refused by its shape as before.
+    a reply to another ``id`` is skipped, as JSON-RPC pairs replies with requests by
+    ``id`` (read, another request's results or error became this search's), and a stream
+    holding only such replies is refused as holding none of its own. A stream with no
+    reply at all gives its first message, refused by its shape as before.
+
+    Raises:
+        ResponseParseError: No message; or replies to other ids only (``Failed to parse
+            MCP response: no reply to this request's id ...``).
     """
     if events:
         messages = [payload for payload, _ in sse_payloads(events)]
         reply = next((m for m in messages if _is_reply(m, request_id)), None)
-        if reply is not None or messages:
-            return reply if reply is not None else messages[0]
+        if reply is not None:
+            return reply
+        others = sum(1 for m in messages if _answers_another(m, request_id))
+        if others:
+            text = (
+                f"{PARSE_FAILURE}: no reply to this request's id ({request_id}), only "
+                f"{others} to another request's"
+            )
+            raise ResponseParseError(PROVIDER_ID, text, 502)
+        if messages:
+            return messages[0]
         raise ResponseParseError(PROVIDER_ID, PARSE_FAILURE, 502)
     try:
         return json_loads(body)

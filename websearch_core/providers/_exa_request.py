@@ -148,9 +148,10 @@ def api_request(params: SearchParams, key: str) -> HttpRequest:
 def mcp_request(params: SearchParams, request_id: str) -> HttpRequest:
     """The keyless JSON-RPC ``tools/call`` request for ``params`` (it carries no key).
 
-    Streamed, and ended at the JSON-RPC reply (:data:`~..stream_ends.MCP_REPLY_END`): read
-    as one body, the server's SSE reply was read to the socket's close, which a server
-    or proxy holding the connection never sends.
+    Streamed, and ended at the JSON-RPC reply to ``request_id``
+    (:data:`~..stream_ends.MCP_REPLY_END`): read as one body, the server's SSE reply was
+    read to the socket's close, which a server or proxy holding the connection never
+    sends; ended at any reply, one to another ``id`` ahead of it cut the stream there.
     """
     return HttpRequest(
         method="POST",
@@ -163,5 +164,5 @@ def mcp_request(params: SearchParams, request_id: str) -> HttpRequest:
         },
         json=mcp_request_body(params, request_id),
         stream=True,
-        stream_end=MCP_REPLY_END,
+        stream_end=MCP_REPLY_END.answering(request_id),
     )

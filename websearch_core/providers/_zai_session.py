@@ -120,9 +120,10 @@ def last_shape(flow: Flow) -> bool:
 def post(flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
     """One JSON-RPC POST of the session, streamed (the server may answer SSE).
 
-    The stream ends at the JSON-RPC reply or Z.AI's own ``success`` envelope
-    (:data:`~..stream_ends.ZAI_MCP_REPLY_END`), not at the socket's close, which a server
-    or proxy holding the connection never sends.
+    The stream ends at the JSON-RPC reply to this POST's ``id`` or Z.AI's own ``success``
+    envelope (:data:`~..stream_ends.ZAI_MCP_REPLY_END`), not at the socket's close, which a
+    server or proxy holding the connection never sends; nor at a reply to another ``id``,
+    after which the reader (the last message wins) would have been left with that one.
     """
     headers = dict(flow.state[_HEADERS])
     return HttpRequest(
@@ -131,7 +132,7 @@ def post(flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
         headers=headers,
         json=dict(body),
         stream=True,
-        stream_end=ZAI_MCP_REPLY_END,
+        stream_end=ZAI_MCP_REPLY_END.answering(body.get("id")),
     )
 
 
