@@ -20,9 +20,11 @@ from .sse import SseError, SseEvent, SseParser
 __all__ = [
     "EVENT_STREAM",
     "FIRST_LINE_BYTES",
+    "after_blank_lines",
     "asked_stream_events",
     "invalid_json_text",
     "is_event_stream",
+    "only_blank_lines",
     "stream_by_first_line",
 ]
 
@@ -57,8 +59,34 @@ def is_event_stream(content_type: str | None, body: bytes) -> bool:
 
 
 FIRST_LINE_BYTES: Final = 64
-"""The most of a body's head gathered to tell a stream by its first line: past the longest
-field name (``retry:``) with room for a byte-order mark and blank lines before it."""
+"""The most of a body's first line gathered to tell a stream by it: past the longest field
+name (``retry:``) with room for a byte-order mark and spaces before it. Blank lines before
+it are not counted (:func:`after_blank_lines`)."""
+
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+def after_blank_lines(head: bytes) -> bytes:
+    r"""``head`` without its byte-order mark and the whole blank lines that lead it.
+
+    A server may send newlines to keep a quiet connection open before its first event;
+    they dispatch no event (a blank line ends an event that has no data), so the head a
+    stream is told by, and fed to the parser once told, can go without them: what is
+    gathered stays one line, however many keep-alives came first. A blank line's spaces
+    go with it; spaces on the first line that is not blank stay (they are that line's).
+
+    Examples:
+        >>> after_blank_lines(b"\n\r\n \ndata: {}")
+        b'data: {}'
+        >>> after_blank_lines(b"\n\n  {")
+        b'  {'
+        >>> after_blank_lines(b"\xef\xbb\xbf\n\n")
+        b''
+    """
+    text = head.removeprefix(_BOM)
+    blank = len(text) - len(text.lstrip())
+    cut = max(text.rfind(b"\n", 0, blank), text.rfind(b"\r", 0, blank))
+    return text[cut + 1 :]
 
 
 def stream_by_first_line(head: bytes) -> bool | None:
@@ -67,8 +95,10 @@ def stream_by_first_line(head: bytes) -> bool | None:
     A server may flush a few bytes before the rest (``d``, then ``ata: ...``): told by the
     first read alone, a stream relabelled ``application/json`` became a body and was read
     to the socket's close, past its end. The head says it once its first line has a field
-    separator or a line end, or once :data:`FIRST_LINE_BYTES` came, so the bytes gathered
-    to ask stay a few, never the body.
+    separator or a line end, or once :data:`FIRST_LINE_BYTES` of that line came, so the
+    bytes gathered to ask stay a few, never the body. Blank lines before the first line
+    (keep-alive newlines before the first event) say nothing: counted, 64 of them made a
+    stream a body, read to the close past its end.
 
     Examples:
         >>> stream_by_first_line(b"dat") is None
@@ -77,13 +107,28 @@ def stream_by_first_line(head: bytes) -> bool | None:
         (True, False)
         >>> stream_by_first_line(b"<html>\n")
         False
+        >>> stream_by_first_line(b"\n" * 100) is None
+        True
     """
     if _FIRST_FIELD.match(head) is not None:
         return True
-    line = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    if b":" in line or b"\n" in line or b"\r" in line or len(head) >= FIRST_LINE_BYTES:
+    line = after_blank_lines(head)
+    if b":" in line or b"\n" in line or b"\r" in line or len(line) >= FIRST_LINE_BYTES:
         return False
     return None
+
+
+def only_blank_lines(body: bytes) -> bool:
+    r"""Whether ``body`` holds bytes, and every one of them a blank line's (or the mark's).
+
+    Such a reply to a request for a stream is a stream that ended before its first event:
+    its keep-alives came, nothing else did.
+
+    Examples:
+        >>> only_blank_lines(b"\n\r\n \n"), only_blank_lines(b""), only_blank_lines(b"\n{}")
+        (True, False, False)
+    """
+    return bool(body) and not body.removeprefix(_BOM).strip()
 
 
 def invalid_json_text(frame: str, content_type: str | None, body: bytes, reason: str = "") -> str:

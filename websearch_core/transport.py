@@ -62,7 +62,13 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
-from .event_stream_body import invalid_json_text, is_event_stream, stream_by_first_line
+from .event_stream_body import (
+    after_blank_lines,
+    invalid_json_text,
+    is_event_stream,
+    only_blank_lines,
+    stream_by_first_line,
+)
 from .json_decode import response_json
 from .lookup_waits import note_request
 from .loopback import is_loopback
@@ -130,6 +136,8 @@ MAX_REDIRECTS = 5
 _FIRST_ERROR_STATUS = 400
 """The lowest status whose body is an error page, read only up to the cap (:func:`_error_page`)."""
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+_OK = 200
+"""The one status whose stream of blank lines only is refused (:func:`_refuse_blank_lines`)."""
 CREDENTIAL_HEADERS = frozenset(
     {
         "authorization",
@@ -840,7 +848,9 @@ class Transport:
                         if gathered.size > cap:
                             raise _too_large(provider, label, cap, API_RESPONSE)
                         if streaming is None:
-                            head += chunk
+                            # Keep-alive blank lines before the first line are dropped
+                            # here, so they decide nothing and the head stays one line.
+                            head = after_blank_lines(head + chunk)
                             streaming = stream_by_first_line(head)
                             chunk = head  # the parser has seen none of it yet
                         if streaming:
@@ -854,6 +864,7 @@ class Transport:
                         ended = _take_to_end(events, parser.feed(body), request.stream_end)
                     if streaming and not ended:
                         events.extend(_stream_end(parser, body))
+                    _refuse_blank_lines(response.status, body, streaming, events)
             finally:
                 response.release()
             return SseResponse(
@@ -1523,6 +1534,32 @@ def _stream_end(parser: SseParser, body: bytes) -> list[SseEvent]:
         if is_event_stream(None, body):
             raise
         return []
+
+
+def _refuse_blank_lines(
+    status: int, body: bytes, streaming: bool | None, events: Sequence[SseEvent]
+) -> None:
+    """Refuse a 200 reply to a stream request that brought blank lines and nothing else.
+
+    Blank lines no longer decide whether a body is a stream (a server's keep-alives before
+    its first event), so a body of nothing else stayed undecided to its end and reached
+    its reader, which refused it in words about JSON (``Perplexity API returned invalid
+    JSON``, ``Failed to parse MCP response``) that say nothing of what came. It is a
+    stream that ended before its first event, a broken stream as one cut mid-event is;
+    while it is still coming, the deadline and the size cap bound it. A 202 or 204 (an
+    MCP notification's reply) is no answer to read, whatever its body.
+
+    Args:
+        status: The reply's status.
+        body: The whole body.
+        streaming: Whether it was read as a stream; ``None``: its first line never came.
+        events: The events read from it.
+
+    Raises:
+        SseError: The body is blank lines only (a connection error naming them).
+    """
+    if streaming is not False and not events and status == _OK and only_blank_lines(body):
+        raise SseError(f"stream ended before its first event: {len(body)} bytes of blank lines")
 
 
 def _refuse_declared_over(
