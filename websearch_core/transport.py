@@ -138,6 +138,8 @@ _FIRST_ERROR_STATUS = 400
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _OK = 200
 """The one status whose stream of blank lines only is refused (:func:`_refuse_blank_lines`)."""
+_STREAM_LABEL = "event-stream"
+"""The label's part that names an event stream (``text/event-stream``, parameters aside)."""
 CREDENTIAL_HEADERS = frozenset(
     {
         "authorization",
@@ -1462,18 +1464,46 @@ async def _read_capped(
 ) -> bytes:
     """The body as it arrives, in one buffer, failing as soon as it passes ``cap`` bytes.
 
-    An error status's body is cut at the cap instead (:func:`_error_page`).
+    An error status's body is cut at the cap instead (:func:`_error_page`). A 2xx body
+    labelled ``text/event-stream`` whose first line is an SSE field is read only up to
+    that line (:func:`_unasked_stream`).
     """
     if response.status >= _FIRST_ERROR_STATUS:
         return await _error_page(response, cap)
     _refuse_declared_over(provider, label, response, cap, name)
     content = response.content
     gathered = BodyBuffer()
+    head = b"" if _STREAM_LABEL in (response.content_type or "") else None
     while chunk := await content.readany():
         gathered.add(chunk)
         if gathered.size > cap:
             raise _too_large(provider, label, cap, name)
+        if head is not None:
+            head, told = _unasked_stream(head, chunk)
+            if told:
+                break
     return gathered.take()
+
+
+def _unasked_stream(head: bytes, chunk: bytes) -> tuple[bytes | None, bool]:
+    """The head gathered so far and whether it says a stream, for a read of one body.
+
+    :meth:`Transport.send` serves requests that asked for one JSON object (or a page);
+    every reader of one refuses an event stream by its first line, unread
+    (:func:`~.event_stream_body.invalid_json_text`). Anthropic's and xAI's real streams
+    (a gateway streaming for them) served and then held open were read on to the close:
+    the search waited for the deadline and failed as timed out, though its refusal was
+    known at the first line. Read stops there now; the connection, released unread, is
+    closed rather than pooled. A JSON body under the label (a server ignoring the label)
+    is no stream by its first line, and is read whole as before.
+
+    Returns:
+        The head (blank lines dropped) while its first line is unsaid, ``None`` once it
+        said the body is no stream; and whether it said it is one.
+    """
+    head = after_blank_lines(head + chunk)
+    told = stream_by_first_line(head)
+    return (head if told is None else None), bool(told)
 
 
 async def _error_page(response: "aiohttp.ClientResponse", cap: int) -> bytes:

@@ -1,0 +1,108 @@
+"""A stream answering a request for one JSON object is refused at its first line.
+
+Every provider that asks for one JSON object (Anthropic, xAI, Kimi, the search APIs)
+refuses an event stream (a gateway streaming for it) by its first line, naming it
+(``<frame>: an event stream ...``). But :meth:`~websearch_core.transport.Transport.send`
+read the body to the socket's close first: a real stream served and then held open (a
+proxy's keep-alive) left the search waiting for the deadline and failing as timed out,
+its refusal known at the first line. The read of a body labelled ``text/event-stream``
+now stops once its first line is an SSE field; a JSON body under that label is read whole.
+
+The streams are real captures, read from ``../shared/fixtures`` (never copied). The bound
+is an event, not a clock: the refusal must come while the simulator still holds the
+socket (``holding == 1``); the hold lets go by itself after
+:data:`~tests.fault_release.HANG_GUARD_SECONDS`.
+"""
+
+from typing import Final
+
+import pytest
+
+from tests.conftest import read_capture
+from tests.fault_release import HANG_GUARD_SECONDS
+from tests.functional._sim_helpers import sim_client
+from tests.stream_bodies import captured, framed_chunks
+from websearch_core.testing import Fault, Simulator
+
+QUERY: Final = "what is an event stream"
+STREAM_REASON: Final = (
+    "an event stream (text/event-stream), where the request asked for one JSON object and no stream"
+)
+FRAMES: Final = {
+    "anthropic": "Anthropic API returned invalid JSON",
+    "brave": "Brave API returned invalid JSON",
+    "kimi": "Kimi API returned invalid JSON",
+    "tavily": "Tavily API returned invalid JSON",
+    "xai": "xAI Responses API returned invalid JSON",
+}
+"""Providers asking for one JSON object, with their invalid-JSON frame (the reference's)."""
+ANTHROPIC: Final = captured("anthropic/messages_web_search_tool_stream.sse")
+CASES: Final = [
+    ("anthropic", ANTHROPIC),
+    ("anthropic", captured("openai/responses_web_search_tool_stream.sse")),
+    ("xai", framed_chunks("xai/responses_web_search_tool_stream.chunks.txt")),
+    ("brave", ANTHROPIC),
+    ("kimi", ANTHROPIC),
+    ("tavily", ANTHROPIC),
+]
+"""Each provider's own real stream where one is captured (Anthropic's; xAI's chunks framed
+as the ``data:`` events they came as), and another API's (a gateway joining the wrong
+upstream)."""
+
+
+@pytest.mark.parametrize(
+    ("provider", "stream"),
+    CASES,
+    ids=["anthropic-own", "anthropic-openai", "xai-own", "brave", "kimi", "tavily"],
+)
+async def test_a_real_stream_held_open_is_refused_at_its_first_line(
+    provider: str, stream: object
+) -> None:
+    """Failed before for each (``<label> request timed out``): the body was read on to
+    the close, past the first line that refuses it."""
+    assert callable(stream)
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n\r\n"
+    async with Simulator([provider]) as sim:
+        sim[provider].enqueue(Fault.stall(head + stream().encode(), seconds=HANG_GUARD_SECONDS))
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider=provider)
+        assert sim[provider].holding == 1, "the refusal waited for the socket to close"
+    assert result.is_error
+    assert f"{FRAMES[provider]}: {STREAM_REASON}" in result.text, result.text
+
+
+async def test_guard_a_json_body_labelled_a_stream_is_read_whole() -> None:
+    """A guard (passes before and after): a JSON body under the stream label is no
+    stream by its first line, so it is read whole (its length ends it, the socket held
+    after) and answered."""
+    body = read_capture("brave/web_search_laravel_2024.json")
+    head = (
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    async with Simulator(["brave"]) as sim:
+        sim["brave"].enqueue(Fault.stall(head + body, seconds=HANG_GUARD_SECONDS))
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="brave")
+        assert sim["brave"].holding == 1, "the answer waited for the socket to close"
+    assert not result.is_error, result.text
+    assert result.response is not None and result.response.sources
+
+
+async def test_guard_openrouters_stream_held_open_ends_at_its_end() -> None:
+    """A guard (passes before and after; OpenRouter had no such test): Perplexity through
+    OpenRouter is the same chat-completion stream, ended by the same marker: the real
+    capture's chunks, held open after their ``chat.completion.done``, are answered."""
+    body = framed_chunks("perplexity/chat_completions_sonar_citations_stream.chunks.txt")()
+    assert '"chat.completion.done"' in body.rstrip().rsplit("\n\n", 1)[-1]
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+    async with Simulator(["perplexity"]) as sim:
+        sim["perplexity"].enqueue(Fault.stall(head + body.encode(), seconds=HANG_GUARD_SECONDS))
+        async with sim_client(
+            sim, api_keys={"openrouter": "or-key"}, rate_limit_wait_seconds=0, cache=False
+        ) as ws:
+            result = await ws.run(QUERY, provider="perplexity")
+        assert sim["perplexity"].holding == 1, "the answer waited for the socket to close"
+        assert sim["perplexity"].requests[-1].path.endswith("/api/v1/chat/completions")
+    assert not result.is_error, result.text
+    assert result.response is not None and result.response.sources
