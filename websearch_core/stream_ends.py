@@ -217,7 +217,8 @@ opens carries notifications and then the JSON-RPC response to the request, after
 server "SHOULD close the SSE stream" (the MCP transport specification); no capture of
 either is stored. The response (an ``id``, a ``result`` or ``error``, no ``method``) ends
 it; a ``notifications/progress`` or ``notifications/message`` before it has no ``id`` and
-does not."""
+does not. A request names its own ``id`` (:meth:`StreamEnd.answering`), so a reply to
+another one does not end it either."""
 ZAI_MCP_REPLY_END: Final = StreamEnd(replies=("result", "error"), envelopes=("success",))
 """Z.AI's MCP session: a JSON-RPC reply as :data:`MCP_REPLY_END`, or Z.AI's own
 ``{"success": ..., "msg", "code"}`` envelope, which carries no ``id`` and which its reader
