@@ -158,6 +158,27 @@ def gated_import(module: str) -> str:
     )
 
 
+HELD_DEADLINE_SECONDS = 2.0
+"""The deadline of a first search made with an import held until the call ended.
+
+Each such case waits it out once by design, so it is short; the call's imports before
+the held one are light. The second call, made after every import was awaited, asks the
+loopback simulator alone, which 2 s leaves room for on a loaded machine (1.5 s was tried
+first: at load 10-14 on two cores it left a second fetch too little).
+"""
+
+HELD_FETCH_DEADLINE_SECONDS = 3.0
+"""A held first call's deadline where the second call also fetches and extracts a page.
+
+At 1.5 s that second fetch ran out ("no content within the 1.5 s deadline") at load 10.
+"""
+
+
+def held_deadline(adapter: str) -> float:
+    """The deadline for a held case whose calls are ``adapter``'s (a fetch tool's is longer)."""
+    return HELD_FETCH_DEADLINE_SECONDS if "fetch" in adapter else HELD_DEADLINE_SECONDS
+
+
 ANSWER_READER = textwrap.dedent(
     """
     from websearch_core.errors import AllProvidersFailedError

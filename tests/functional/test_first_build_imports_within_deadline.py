@@ -24,10 +24,10 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import ANSWER_READER, run_held, run_watched
+from tests.loop_imports import ANSWER_READER, HELD_DEADLINE_SECONDS, run_held, run_watched
 
-_DEADLINE_SECONDS = 3.0
-"""The first call's deadline: what it must end by while the provider's import is held."""
+_AS_WRITTEN = f"{HELD_DEADLINE_SECONDS:g}"
+"""The held first calls' deadline as the error texts write it."""
 
 _HELD_SCRIPT = textwrap.dedent(
     """
@@ -92,11 +92,15 @@ def test_a_first_call_ends_by_its_deadline_while_its_keyed_providers_import_is_h
     out the 30 s hold (``lapsed``), on ``MainThread``.
     """
     found = run_held(
-        "websearch_core.providers.brave", _HELD_SCRIPT, ADAPTER=adapter, DEADLINE=_DEADLINE_SECONDS
+        "websearch_core.providers.brave",
+        _HELD_SCRIPT,
+        ADAPTER=adapter,
+        DEADLINE=HELD_DEADLINE_SECONDS,
     )
     first = found["first"]
     assert isinstance(first, str), found
-    assert "the 3s deadline for the whole search ran out; not tried: brave" in first, found
+    said = f"the {_AS_WRITTEN}s deadline for the whole search ran out; not tried: brave"
+    assert said in first, found
     assert found["second"] is None, found
 
 
@@ -302,12 +306,12 @@ def test_a_first_call_given_its_deadline_ends_by_it_while_its_builds_import_is_h
         ANSWER_READER + _BUILD_HELD_SCRIPT,
         ADAPTER=adapter,
         GIVEN=given,
-        DEADLINE=_DEADLINE_SECONDS,
+        DEADLINE=HELD_DEADLINE_SECONDS,
     )
     first = found["first"]
     assert isinstance(first, str), found
     assert (
-        "the 3s deadline for the whole search ran out while building the client: "
+        f"the {_AS_WRITTEN}s deadline for the whole search ran out while building the client: "
         f"importing {module} had not finished; no provider was asked"
     ) in first, found
     assert found["second"] is None, found

@@ -17,10 +17,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import ANSWER_READER, run_held
-
-_DEADLINE_SECONDS = 3.0
-"""The first call's deadline: what it must end by while the build's import is held."""
+from tests.loop_imports import ANSWER_READER, held_deadline, run_held
 
 _SCRIPT = textwrap.dedent(
     """
@@ -119,7 +116,7 @@ def _held(adapter: str, given: str, module: str, *, sync: bool) -> dict[str, obj
         ADAPTER=adapter,
         GIVEN=given,
         SYNC=sync,
-        DEADLINE=_DEADLINE_SECONDS,
+        DEADLINE=held_deadline(adapter),
     )
     assert found["second"] is None, found  # the next call is answered
     return found
@@ -144,8 +141,8 @@ def test_a_first_fetch_ends_by_its_deadline_while_its_builds_import_is_held(
     """
     found = _held(adapter, given, module, sync=sync)
     assert found["first"] == (
-        f"Error: cannot fetch {found['url']}: the 3 s deadline passed while building the "
-        f"client: importing {module} had not finished"
+        f"Error: cannot fetch {found['url']}: the {held_deadline(adapter):g} s deadline "
+        f"passed while building the client: importing {module} had not finished"
     ), found
 
 
@@ -170,8 +167,8 @@ def test_a_first_sync_search_ends_by_its_deadline_while_its_builds_import_is_hel
     first = found["first"]
     assert isinstance(first, str), found
     assert (
-        "the 3s deadline for the whole search ran out while building the client: "
-        f"importing {module} had not finished; no provider was asked"
+        f"the {held_deadline(adapter):g}s deadline for the whole search ran out while building "
+        f"the client: importing {module} had not finished; no provider was asked"
     ) in first, found
 
 
@@ -196,7 +193,7 @@ def test_a_tool_given_no_deadline_ends_by_the_environments_while_its_builds_impo
     first = found["first"]
     assert isinstance(first, str), found
     if adapter == "langchain fetch":
-        said = f"cannot fetch {found['url']}: the 3 s deadline passed"
+        said = f"cannot fetch {found['url']}: the {held_deadline(adapter):g} s deadline passed"
     else:
-        said = "the 3s deadline for the whole search ran out"
+        said = f"the {held_deadline(adapter):g}s deadline for the whole search ran out"
     assert f"{said} while building the client: importing {module} had not finished" in first, found

@@ -20,10 +20,10 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import ANSWER_READER, gated_import, run_held, run_watched
+from tests.loop_imports import ANSWER_READER, gated_import, held_deadline, run_held, run_watched
 
 _DEADLINE_SECONDS = 3.0
-"""The first call's deadline: what it must end by while its build is held."""
+"""The deadline of a first call that must be answered, its first imports and all."""
 
 _SCRIPT = textwrap.dedent(
     """
@@ -167,7 +167,7 @@ def _held(
         SYNC=sync,
         HOLD_READ=hold_read,
         HOLD_AFTER_READ=False,
-        DEADLINE=_DEADLINE_SECONDS,
+        DEADLINE=held_deadline(adapter),
     )
     assert found["second"] is None, found  # the next call is answered
     return found
@@ -177,12 +177,12 @@ def _said(adapter: str, found: dict[str, object], doing: str) -> str:
     """What the first call says when its deadline passes while the build is ``doing``."""
     if adapter == "langchain fetch":
         return (
-            f"Error: cannot fetch {found['url']}: the 3 s deadline passed while building "
-            f"the client: {doing} had not finished"
+            f"Error: cannot fetch {found['url']}: the {held_deadline(adapter):g} s deadline "
+            f"passed while building the client: {doing} had not finished"
         )
     return (
-        "the 3s deadline for the whole search ran out while building the client: "
-        f"{doing} had not finished; no provider was asked"
+        f"the {held_deadline(adapter):g}s deadline for the whole search ran out while building "
+        f"the client: {doing} had not finished; no provider was asked"
     )
 
 
