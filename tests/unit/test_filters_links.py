@@ -8,7 +8,9 @@ whose words were its number (``[[1]](url)``) was not read as a link at all and s
 Stop 55 (filters57) tidies each cut (:func:`websearch_core.filters.links._closed`). The
 forms are those answer engines write: OpenAI's and OpenRouter's Markdown links and bare
 URLs (``fixtures/openai``, ``fixtures/openrouter``), Kimi's links in the text
-(``fixtures/kimi``), numbered links.
+(``fixtures/kimi``), numbered links. Stop 55 (filters58) takes what those rules left saying
+nothing: a label whose line held the URL alone, a sentence that only said where a thing
+is, a comma left before nothing, the empty line of a sentence gone whole.
 """
 
 import pytest
@@ -25,7 +27,6 @@ READS_ON = [
     (f"The figures (see {CUT}) differ.", "The figures differ."),
     (f"For details, see {CUT}.", "For details."),
     (f"Read the report; see {CUT} for details.", "Read the report."),
-    (f"Details are at {CUT}.", "Details are."),
     (f"Figures via {CUT} differ.", "Figures differ."),
     (f"Population is 14 million.[1] See {CUT}.", "Population is 14 million.[1]"),
     # A list of URLs in a sentence or in parentheses.
@@ -38,14 +39,11 @@ READS_ON = [
     (f"See {KEPT} and {CUT} for details.", f"See {KEPT} for details."),
     # Markdown's <url>, and brackets left holding nothing.
     (f"The official site <{CUT}> lists it.", "The official site lists it."),
-    (f"The official site: <{CUT}>.", "The official site."),
     (f"- <{CUT}>\n- <{KEPT}>", f"- <{KEPT}>"),
     (f"The figure [{CUT}] is old.", "The figure is old."),
     # Links whose words are no words of the answer: a number, the URL.
     (f"Big [[1]]({CUT}).", "Big."),
     (f"Big [[1]]({CUT}) and more [[2]]({KEPT}).", f"Big and more [[2]]({KEPT})."),
-    # A list item's label.
-    (f"- Tokyo: {CUT}\n- Osaka: {KEPT}", f"- Tokyo\n- Osaka: {KEPT}"),
 ]
 
 UNCHANGED_SHAPES = [
@@ -95,3 +93,72 @@ def test_no_cut_leaves_a_doubled_space_or_an_empty_bracket() -> None:
         cut = unlinked(written, [CUT, f"{CUT}2"], [KEPT])
         assert "  " not in cut and " ." not in cut and " ," not in cut, (written, cut)
         assert not any(pair in cut for pair in ("()", "[]", "<>", "(,", ",)")), (written, cut)
+
+
+# Stop 55 (filters58): what filters57 left reading badly. A label whose line held the cut
+# URL alone, a sentence that said only where a thing is (`Details are at <url>.`), a comma
+# the URL ended left before nothing, and a sentence gone whole that was its line's all.
+READS_ON_NOW = [
+    # A label line (or a label opening a sentence) that introduced the cut URL alone.
+    (f"Big.\n\nSources: {CUT}", "Big."),
+    (f"Big.\n\nSources: {CUT}\n\nMore.", "Big.\n\nMore."),
+    (f"Sources: {CUT}, {CUT}2\nMore.", "More."),
+    (f"Big.\n**Sources:** {CUT}", "Big."),
+    (f"Big.\nSource: [[1]]({CUT})", "Big."),
+    (f"Big.\nThe official site: <{CUT}>.", "Big."),
+    (f"Big. Sources: {CUT}", "Big."),
+    (f"- Tokyo: {CUT}\n- Osaka: {KEPT}", f"- Osaka: {KEPT}"),
+    # ... and stays, with its colon, where the lines below it list more URLs.
+    (f"Big.\nSources: {CUT}\n- {KEPT}", f"Big.\nSources:\n- {KEPT}"),
+    # A sentence whose predicate was `at <url>` alone.
+    (f"Big. Details are at {CUT}. More.", "Big. More."),
+    (f"Big.[1] More information is at {CUT}.", "Big.[1]"),
+    (f"Big.\nDetails can be found at {CUT}.\nMore.", "Big.\nMore."),
+    (f"Big (details are at {CUT}).", "Big."),
+    # A sentence gone whole that was its line's all takes its line.
+    (f"Big.\n\nSee {CUT}.\n\nMore.", "Big.\n\nMore."),
+    # A comma the URL ended, left before nothing.
+    (f"Data {CUT},\nMore.", "Data\nMore."),
+    (f"Big (data {CUT},).", "Big (data)."),
+    (f"Data {CUT},", "Data"),
+]
+
+NO_RULE_TOUCHES = [
+    # A comma before words may be the sentence's own: it stays.
+    (f"In Tokyo {CUT}, the population grew.", "In Tokyo, the population grew."),
+    # `at <url>` in a sentence that says more: `at` goes, the sentence stays.
+    (f"The census was taken at {CUT} in 2020.", "The census was taken in 2020."),
+    (f"The data is available at {CUT}.", "The data is available."),
+    (f"Tokyo is at the top; see {KEPT}.", f"Tokyo is at the top; see {KEPT}."),
+    (f"Details are at {KEPT}.", f"Details are at {KEPT}."),
+    # A label line that keeps another URL, or holds more than the URL.
+    (f"Sources: {KEPT}, {CUT}.", f"Sources: {KEPT}."),
+    (f"Sources: {CUT} and {KEPT}", f"Sources: {KEPT}"),
+    (f"Tokyo: 14 million {CUT}", "Tokyo: 14 million"),
+    # Words before a colon that are a sentence's, not a label's.
+    (
+        f"Figures of the ministry of health of Japan: {CUT}",
+        "Figures of the ministry of health of Japan",
+    ),
+]
+
+
+@pytest.mark.parametrize(("written", "cut"), READS_ON_NOW)
+def test_a_label_or_sentence_left_saying_nothing_goes(written: str, cut: str) -> None:
+    # Failed before: `Sources`, `Details are.`, `Data,`, an empty line where a sentence was.
+    assert unlinked(written, [CUT, f"{CUT}2"], [KEPT]) == cut
+
+
+@pytest.mark.parametrize(("written", "cut"), NO_RULE_TOUCHES)
+def test_text_that_says_more_than_the_url_stays(written: str, cut: str) -> None:
+    """A guard: a comma before words, a sentence with more than `at <url>`, a label kept."""
+    assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+def test_no_new_cut_leaves_a_doubled_space_or_an_empty_line() -> None:
+    """Every new form, cut: no doubled space, no space before punctuation, no blank line
+    doubled, no line break opening or closing the answer."""
+    for written, _ in READS_ON_NOW + NO_RULE_TOUCHES:
+        cut = unlinked(written, [CUT, f"{CUT}2"], [KEPT])
+        assert "  " not in cut and " ." not in cut and " ," not in cut, (written, cut)
+        assert "\n\n\n" not in cut and cut == cut.strip("\n"), (written, cut)

@@ -14,8 +14,9 @@ answer's), a link in the text keeps its words (``[Node.js](https://nodejs.org/)`
 stays, as does a link to a page one of the sources shown is on. With no ``url_citation``,
 Codex's answer may name a page as a bare URL (its parser makes a source of it): such a URL
 of a page gone goes too, its sentence reading on: the words there only for the URL go with
-it (``see <url> for details``, the ``, `` of a list of URLs, brackets left empty), and no
-others (:func:`_closed`).
+it (``see <url> for details``, the ``, `` of a list of URLs, brackets left empty, a label
+line ``Sources: <url>``, a sentence ``Details are at <url>.``), and no others
+(:func:`_closed`).
 
 Declared per provider (``ProviderInfo.answer_links_sources``). Perplexity numbers its
 sources (:mod:`.markers`), and through OpenRouter its answer cites OpenAI-style: the
@@ -89,6 +90,29 @@ link)."""
 _CONNECTOR_BEFORE: Final = re.compile(r"(?:,?[ \t]+(?:and|or)|[,;])[ \t]*\Z")
 """``, ``, `` and `` or ``, or `` joining the cut URL to the item before it (or ``;``
 ending the clause before a ``see <url>`` that went)."""
+_LABEL_LINE: Final = re.compile(
+    r"(?:\A|(?<=\n)|(?<=[.!?])[ \t]+|(?<=\])[ \t]+)"
+    r"(?P<marker>[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)?"
+    r"(?:\*\*|__)?(?P<label>[^\W_][^\n.!?:;,()\[\]<>*_]{0,60}?)(?:\*\*|__)?:(?:\*\*|__)?[ \t]*\Z"
+)
+"""A label opening a line (or a sentence) and introducing the cut URL alone (``Sources:``,
+``- Tokyo:``, ``**Source:**``): with the URL gone it labels nothing."""
+_URL_LINE: Final = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?(?:<?https?://|\[)")
+"""A line (or list item) opening with a URL or a link: a label above it may be its too."""
+_LABEL_WORDS: Final = 6
+"""The most words a label has: more, and the words before the colon are a sentence's."""
+_COPULA_AT: Final = re.compile(
+    r"(?P<subject>[^\W\d_][^\n.!?;:,()\[\]]{0,80}?)[ \t]+"
+    r"(?:is|are|was|were|(?:can|could|may|might|will|would)[ \t]+be(?:[ \t]+found)?)"
+    r"(?:[ \t]+also)?\Z",
+    re.IGNORECASE,
+)
+"""A sentence's subject and a bare ``is`` / ``are`` / ``can be found`` before ``at <url>``:
+its predicate was where the URL is and nothing else (``Details are at <url>.``)."""
+_NOT_A_SUBJECT: Final = frozenset(
+    {"is", "are", "was", "were", "be", "and", "but", "or", "that", "which", "who", "if"}
+)
+"""Words that say the text before the verb is more than a subject: a clause of its own."""
 
 
 def page_key(url: str) -> str:
@@ -213,9 +237,12 @@ def _closed(left: str, right: str) -> tuple[str, int]:
 
     * a word that pointed at it (``see``, ``visit``, ``at``, ``via``) where nothing but a
       clause's end (or ``for details``) follows; a sentence opened by ``See <url>`` whole;
+    * a sentence whose predicate was ``at <url>`` alone (``Details are at <url>.``);
     * the ``, `` or `` and `` that joined it to another URL of a list, and a ``:`` that
-      introduced it at a line's or sentence's end;
-    * brackets left holding nothing (``(see <url>)``), a comma or full stop doubled;
+      introduced it at a line's or sentence's end; a label's line (``Sources: <url>``)
+      whole when the URL was all it labelled;
+    * brackets left holding nothing (``(see <url>)``), a comma or full stop doubled, a
+      comma the URL ended left before nothing (``Data <url>,`` at a line's end);
     * the spaces: one between words, none before punctuation.
 
     Args:
@@ -241,33 +268,117 @@ def _closed(left: str, right: str) -> tuple[str, int]:
     if after and (pointer or not left or left[-1] in "\n([<:"):
         # The next item of a list takes the cut one's place: `see a or b` reads `see b`.
         return left + (" " if left and left[-1] not in "\n([<" else ""), after.end()
+    if _ends_line(right, 0) and (label := _label_line(left)) is not None:
+        line_end = right.find("\n")
+        if line_end >= 0 and _URL_LINE.match(right, line_end + 1):
+            return left, line_end  # the label goes on to the URLs of the lines below
+        return _unlabelled(left[:label], right)
     skip = 0
     if pointer:
-        left, skip = _unpointed(left, head, pointer)
+        left, skip = _unpointed(left, right, pointer)
     return _tidied(left, right, skip)
 
 
-def _unpointed(left: str, head: str, pointer: re.Match[str]) -> tuple[str, int]:
-    """``left`` without the word that pointed at a cut URL, and what of ``head`` goes.
+def _label_line(left: str) -> int | None:
+    r"""Where the label that ends ``left`` starts, if a label (``Sources:``) ends it.
+
+    A label opens a line (after a list marker, if any) or a sentence, has at most
+    :data:`_LABEL_WORDS` words and no sentence's punctuation, and, unless a list marker
+    stands before it, opens with a capital: ``- tokyo:`` is one, ``the ministry:`` (a
+    sentence's words broken over lines) is none.
+
+    Example:
+        >>> _label_line("Big.\n\n**Sources:**"), _label_line("Big. Note:")
+        (6, 4)
+        >>> _label_line("Figures of the ministry of health of Japan:") is None
+        True
+    """
+    line_start = left.rfind("\n") + 1
+    found = _LABEL_LINE.search(left, line_start)
+    if found is None or len(found["label"].split()) > _LABEL_WORDS:
+        return None
+    if found["marker"] is None and not found["label"][0].isupper():
+        return None
+    return found.start()
+
+
+def _unlabelled(left: str, right: str) -> tuple[str, int]:
+    """``left`` (the text before a label that introduced a cut URL alone) and what goes.
+
+    The rest of the label's line goes: on a line of its own, the line with its end (and
+    a blank line doubled by it); after a sentence, the label and the space before it.
+    """
+    line_end = right.find("\n")
+    if left and not left.endswith("\n"):  # a label after a sentence on its line
+        return left.rstrip(" \t"), len(right) if line_end < 0 else line_end
+    if line_end < 0:  # the answer's last line: the line break before it goes too
+        return left.rstrip("\n"), len(right)
+    skip = line_end + 1
+    if (not left or left.endswith("\n\n")) and right[skip : skip + 1] == "\n":
+        skip += 1
+    return left, skip
+
+
+def _unpointed(left: str, right: str, pointer: re.Match[str]) -> tuple[str, int]:
+    """``left`` without the word that pointed at a cut URL, and what of ``right`` goes.
 
     ``at`` and ``via`` go wherever they stand (their phrase was the URL); ``see`` and
     ``visit`` where the clause ends after the URL, or ``for details`` follows it; a
-    sentence opened by them goes whole. Else the verb stays: the sentence goes on.
+    sentence opened by them goes whole, as does one that said only where a thing is
+    (``Details are at <url>.``: :func:`_bare_subject`). Else the verb stays: the sentence
+    goes on.
     """
+    head = right[:_HEAD]
     before = left[: len(left) - len(pointer[0])].rstrip(" \t")
     phrase = _FOR_MORE.match(head)
     skip = phrase.end() if phrase else 0
     rest = head[skip:].lstrip(" \t")
     sentence = _SENTENCE_REST.match(head, skip)
     word = pointer["word"].lower()
+    if word == "at" and (not rest or rest[0] in ".!?\n)"):
+        predicate = _COPULA_AT.search(before)
+        said = sentence is not None and "://" not in sentence[0]
+        if sentence and said and predicate and _bare_subject(before, predicate):
+            return _sentence_gone(before[: predicate.start()], right, sentence.end())
     if word in _PREPOSITIONS or phrase or not rest or rest[0] in _CLAUSE_ENDS:
         whole = word not in _PREPOSITIONS and _opens_sentence(before)
         if whole and sentence and "://" not in sentence[0]:
-            return before, sentence.end()  # `See <url> for details.` goes whole
+            return _sentence_gone(before, right, sentence.end())  # `See <url> for details.`
         return before, skip
     if _opens_sentence(before) and sentence and "://" not in sentence[0]:
-        return before, sentence.end()  # `See <url> for the figures.` too
+        return _sentence_gone(before, right, sentence.end())  # `See <url> for the figures.`
     return left, 0
+
+
+def _sentence_gone(before: str, right: str, end: int) -> tuple[str, int]:
+    """``before`` and what of ``right`` goes once a sentence ending at ``end`` went whole.
+
+    A sentence that was its line's all takes the line with it (:func:`_unlabelled`): no
+    empty line is left where it stood.
+    """
+    if (not before or before.endswith("\n")) and _ends_line(right, end):
+        left, skip = _unlabelled(before, right[end:])
+        return left, end + skip
+    return before.rstrip(" \t"), end
+
+
+def _bare_subject(before: str, predicate: re.Match[str]) -> bool:
+    """Whether ``predicate`` (:data:`_COPULA_AT`) is a sentence's all before ``at <url>``.
+
+    It opens the sentence, and its subject is no clause (no verb, no ``and``): ``Details
+    are at <url>.`` said only where the details are, and goes whole; ``Tokyo is big and
+    details are at <url>.`` said more, and only ``at <url>`` goes.
+
+    Example:
+        >>> _bare_subject("Big. Details are", _COPULA_AT.search("Big. Details are"))
+        True
+    """
+    words = predicate["subject"].lower().split()
+    return (
+        len(words) <= _LABEL_WORDS + 2
+        and not _NOT_A_SUBJECT.intersection(words)
+        and _opens_sentence(before[: predicate.start()].rstrip(" \t"))
+    )
 
 
 def _tidied(left: str, right: str, skip: int) -> tuple[str, int]:
@@ -288,7 +399,7 @@ def _tidied(left: str, right: str, skip: int) -> tuple[str, int]:
             left = left[: len(left) - len(found[0])].rstrip(" \t")
         elif last == ":" and (not follows or follows in ".!?\n"):
             left = left[:-1].rstrip(" \t")
-        elif _doubled(last, follows):
+        elif _doubled(last, follows) or (follows == "," and _ends_clause(rest[spaces + 1 :])):
             skip += spaces + 1
         else:
             break
@@ -301,6 +412,17 @@ def _doubled(last: str, follows: str) -> bool:
     if follows == ",":
         return not last or last in "\n([<:,;.!?"
     return bool(follows) and follows in ".!?;:" and (not last or last in "\n.!?;:")
+
+
+def _ends_clause(rest: str) -> bool:
+    """Whether ``rest`` (what follows a comma) opens with nothing the comma could come before.
+
+    A comma the cut URL ended (``Data <url>,`` at a line's end, ``(Data <url>,)``) is left
+    before nothing, and goes; one before words (``Data <url>, per the census``) may be the
+    sentence's own (``In Tokyo <url>, it grew``) and stays.
+    """
+    follows = rest.lstrip(" \t")[:1]
+    return not follows or follows in "\n)]>.!?;:"
 
 
 def _opens_sentence(before: str) -> bool:
