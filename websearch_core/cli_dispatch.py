@@ -46,11 +46,16 @@ def split_command(
     An option the command does not take but its action does (``websearch --json auth
     list``: ``auth list --json``) goes after the action's name, where argparse reads the
     action's options; ``auth`` alone takes only ``-v``, so ``--json`` was refused there.
+    Options written between the command and its action (``auth --json list``) are read
+    the same way: argparse refused ``--json`` there, suggesting ``--json``. With no action
+    (``websearch --json auth``), an option some action takes is left for argparse, which
+    then says the action is missing, as for ``auth --json``.
 
     Raises:
-        OptionNotTaken: An option before the command is one neither the command nor its
-            action takes; the message names the option and the command (with its action),
-            and how to search for the word.
+        OptionNotTaken: An option before the command, or between it and its action, is
+            one neither the command nor its action takes; the message names the option and
+            the command (with its action), and, for one written before, how to search for
+            the word.
     """
     index = 0
     while index < len(args) and _is_option(args[index]):
@@ -62,25 +67,34 @@ def split_command(
     if any(_prints_version(search, word) for word in leading):
         return None, search, list(args)  # argparse prints it and exits, whatever follows
     parser = commands[command]()
-    rest = list(args[index + 1 :])
+    words = list(args[index + 1 :])
+    # Options written between a command and its action (``auth --json list``) are walked as
+    # those written before the command; a command without actions leaves its own to argparse.
+    end = _options_end(parser, words) if parser.subcommands is not None else 0
+    between = _options(parser, words[:end])
+    rest = words[sum(len(option) for option in between) :]
     action, taker = _action_of(parser, rest)
     kept: list[str] = []  # the command's own options, read before its action
     moved: list[str] = []  # its action's options (``auth list``'s --json), put after it
-    for option in _options(search, leading):
+    written = [(option, True) for option in _options(search, leading)]
+    for option, before in [*written, *((option, False) for option in between)]:
         if _option(parser, option[0]) is not None:
             kept.extend(option)
         elif taker is not None and _option(taker, option[0]) is not None:
             moved.extend(option)
+        elif action is None and _any_action_takes(parser, option[0]):
+            moved.extend(option)  # ``--json auth``: refused as ``auth --json`` is
         else:
-            raise _not_taken(option[0], command, action, taker, leading, rest)
+            written_before = leading if before else None
+            raise _not_taken(option[0], command, action, taker or parser, written_before, words)
     if action is None:
-        return command, parser, [*kept, *rest]
+        return command, parser, [*kept, *rest, *moved]
     at = rest.index(action) + 1
     return command, parser, [*kept, *rest[:at], *moved, *rest[at:]]
 
 
 class OptionNotTaken(CommandLineError):
-    """An option written before a command that neither it nor its action takes.
+    """An option written before a command (or before its action) that neither takes.
 
     Args:
         message: The one line.
@@ -101,26 +115,53 @@ def _not_taken(
     command: str,
     action: str | None,
     taker: CommandParser | None,
-    leading: Sequence[str],
+    leading: Sequence[str] | None,
     rest: Sequence[str],
 ) -> OptionNotTaken:
     """The refusal of ``word``, naming the action too when there is one (``auth set``).
 
     ``websearch --no-cache auth set brave`` said ``does not apply to auth`` and sent the
     user to ``auth --help``, which lists no action's options; the action's help does.
+    ``leading`` is what was written before the command, or ``None`` for an option written
+    after it (``auth --no-cache list``): a command written first is meant as one, so
+    how to search for its name would be noise.
     """
     named = command if action is None else f"{command} {action}"
-    query = shlex.join([*leading, "--", command, *rest])
     argument = None
     if action is not None and taker is not None and _reads_an_argument(taker):
         after = rest[rest.index(action) + 1 :]
         argument = next((given for given in after if not _is_option(given)), None)
-    return OptionNotTaken(
-        f"{word.split('=', 1)[0]} does not apply to {named} "
-        f"({PROG} {named} --help lists its options); to search for the word "
-        f'"{command}", write: {PROG} {query}',
-        command=command,
-        argument=argument,
+    name = word.split("=", 1)[0]
+    line = f"{name} does not apply to {named} ({PROG} {named} --help lists its options)"
+    if leading is None:  # ``auth --jsn list``: the option meant, as argparse's line had it
+        line += taker.meant_option(name) if taker is not None else ""
+    else:
+        query = shlex.join([*leading, "--", command, *rest])
+        line += f'; to search for the word "{command}", write: {PROG} {query}'
+    return OptionNotTaken(line, command=command, argument=argument)
+
+
+def _options_end(parser: CommandParser, words: Sequence[str]) -> int:
+    """Where the options written right after a command end (``auth -v --json list``: 2).
+
+    A value is skipped with its option when ``parser`` (the command's own) reads one; an
+    option only its actions take is read as a flag, as every action's option is today.
+    """
+    index = 0
+    while index < len(words) and _is_option(words[index]):
+        word = words[index]
+        index += 2 if "=" not in word and _takes_value(parser, word) else 1
+    return min(index, len(words))
+
+
+def _any_action_takes(parser: CommandParser, word: str) -> bool:
+    """Whether some action of ``parser``'s (``auth list``, ``auth set``) takes ``word``."""
+    choices = parser.subcommands.choices if parser.subcommands is not None else None
+    if not isinstance(choices, Mapping):
+        return False
+    return any(
+        isinstance(taker, CommandParser) and _option(taker, word) is not None
+        for taker in choices.values()
     )
 
 

@@ -327,6 +327,14 @@ class CommandParser(argparse.ArgumentParser):
         """What to say of ``word``, no argument's, instead of the usual, or ``None``."""
         return None
 
+    def meant_option(self, name: str) -> str:
+        """``; did you mean --json?`` for ``--jsn``, or ``""``: for refusals made elsewhere.
+
+        :mod:`~websearch_core.cli_dispatch` refuses an option written after ``auth`` that
+        its action does not take before argparse reads it; argparse's line suggested one.
+        """
+        return self._meant_option(name)
+
     def _meant_option(self, name: str) -> str:
         """``; did you mean --limit?`` for ``--limt``, compared without the dashes.
 

@@ -74,3 +74,45 @@ def test_an_option_no_action_takes_is_refused_as_auth_refuses(tmp_path: Path) ->
     assert (plain.returncode, plain.stdout) == (2, "")
     assert plain.stderr.startswith("websearch: --no-cache does not apply to auth set ")
     assert json.loads(_websearch(["auth", "list", "--json"], env).stdout)["stored"] == []
+
+
+def test_options_between_auth_and_its_action_are_walked_the_same(tmp_path: Path) -> None:
+    """Failed before: ``auth --json list`` was refused, suggesting ``--json`` itself."""
+    env = user_env(tmp_path)
+    stored = _websearch(["auth", "--json", "set", "brave"], env, KEY)
+    assert stored.returncode == 0, stored.stderr
+    assert json.loads(stored.stdout)["provider"] == "brave"
+    listed = _websearch(["auth", "-v", "--json", "list"], env)
+    assert listed.returncode == 0, listed.stderr
+    as_after = _websearch(["auth", "list", "--json"], env)
+    assert json.loads(listed.stdout) == json.loads(as_after.stdout)
+    refused = _websearch(["auth", "--json", "--no-cache", "set", "Brave"], env, KEY)
+    assert refused.returncode == 2
+    assert json.loads(refused.stdout) == {
+        "provider": "brave",
+        "error": "--no-cache does not apply to auth set "
+        "(websearch auth set --help lists its options)",
+        "failed": True,
+    }
+    mistyped = _websearch(["auth", "--jsn", "list"], env)
+    assert (mistyped.returncode, mistyped.stdout) == (2, "")
+    assert mistyped.stderr == (
+        "websearch: --jsn does not apply to auth list "
+        "(websearch auth list --help lists its options); did you mean --json?\n"
+    )
+    assert json.loads(_websearch(["auth", "list", "--json"], env).stdout)["stored"] == [
+        {"provider": "brave", "api_key": True, "oauth": False}
+    ]
+
+
+def test_json_before_auth_without_an_action_is_refused_as_after_it(tmp_path: Path) -> None:
+    """Failed before: ``--json auth`` was refused as an option of ``auth`` itself."""
+    env = user_env(tmp_path)
+    before = _websearch(["--json", "auth"], env)
+    after = _websearch(["auth", "--json"], env)
+    assert (before.returncode, before.stdout, before.stderr) == (
+        after.returncode,
+        after.stdout,
+        after.stderr,
+    )
+    assert json.loads(before.stdout)["error"].startswith("ACTION: required, not given")
