@@ -19,9 +19,15 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..errors import AuthorizationError
+from ..errors import (
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    SearchProviderError,
+)
 from ..json_decode import json_loads
 from ..transport import clamp_hint, parse_retry_after
+from ._engine_failures import FailureTexts, reworded, without_label
 from .base import ErrorMap
 
 __all__ = [
@@ -29,6 +35,7 @@ __all__ = [
     "DEVELOPER_ERRORS",
     "PREPAID_STATUSES",
     "auth_error_code",
+    "cloud_code_network_error",
     "error_text",
     "field_violations",
     "is_invalid_auth",
@@ -208,3 +215,36 @@ DEVELOPER_ERRORS: Final = _errors("Gemini Developer API error", PREPAID_STATUSES
 402 as a spent prepaid balance (:data:`PREPAID_STATUSES`)."""
 CLOUD_CODE_ERRORS: Final = _errors("Gemini Cloud Code API error")
 """The same for Cloud Code Assist, under its own prefix."""
+
+
+CLOUD_CODE_NETWORK: Final = FailureTexts(
+    failed="Gemini Cloud Code API error (502): Network error: {}",
+    timed_out="",  # a timeout keeps the transport's text: the reference gives none
+)
+"""The reference's ``Gemini Cloud Code API error (502)`` with the text ``Network error``,
+for a sign-in's search that got no response at all; the transport's detail follows it."""
+
+NETWORK_ERROR_STATUS: Final = 502
+"""The status the reference gives a Cloud Code search that got no response at all."""
+
+
+def cloud_code_network_error(error: SearchProviderError) -> ProviderConnectionError | None:
+    """A Cloud Code search's last connection failure in the reference's words, else ``None``.
+
+    The reference words a Cloud Code search that got no response at all ``Gemini Cloud
+    Code API error (502): Network error``; ours said ``Gemini connection failed (<host>):
+    <cause>``, the transport's text, which the detail keeps (``Network error: the
+    connection failed (cloudcode-pa.googleapis.com): <cause>``). A copy, so the offline
+    hints still read the host's failure from it. A timeout, and a connection that closed
+    mid-answer (a response came), keep their own texts.
+
+    Args:
+        error: The failure after which no endpoint or resend is left.
+    """
+    if isinstance(error, ProviderTimeoutError) or not isinstance(error, ProviderConnectionError):
+        return None
+    detail = without_label(error.message, "Gemini")
+    if not detail.startswith("the connection failed "):
+        return None
+    said = reworded(error, CLOUD_CODE_NETWORK, detail, NETWORK_ERROR_STATUS)
+    return said if isinstance(said, ProviderConnectionError) else None  # a copy: always one

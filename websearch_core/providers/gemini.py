@@ -84,7 +84,12 @@ from ..models import SearchResponse
 from ..provider_credentials import STORE_NEW_TOKEN, ApiKey, SetUrl, StoredOAuth
 from ..provider_ids import GOOGLE_OAUTH_ROUTE
 from ..transport import HttpRequest, HttpResponse, SseResponse
-from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
+from ._gemini_errors import (
+    CLOUD_CODE_ERRORS,
+    DEVELOPER_ERRORS,
+    cloud_code_network_error,
+    is_invalid_auth,
+)
 from ._gemini_filters import MODE_FILTERS
 from ._gemini_request import CODE_ASSIST_ENDPOINTS, code_assist_body, request_body
 from ._gemini_signins import SIGN_INS, SignIn
@@ -268,8 +273,17 @@ class GeminiProvider(ProtocolProvider):
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
     ) -> HttpRequest | DelayedRequest | None:
-        """After a connection failure (not a timeout): the next endpoint, or a resend."""
-        return after_connection_failure(flow, error, self.retry.backoff)
+        """After a connection failure (not a timeout): the next endpoint, or a resend.
+
+        Raises:
+            ProviderConnectionError: A sign-in's (Cloud Code's) last connection failure, in
+                the reference's words (:func:`cloud_code_network_error`).
+        """
+        step = after_connection_failure(flow, error, self.retry.backoff)
+        network_error = cloud_code_network_error(error) if flow.token is not None else None
+        if step is None and network_error is not None and not flow.done:
+            raise network_error from None
+        return step
 
     def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
         """A 401 or 403 always; a 400 only when its body names invalid credentials."""
