@@ -62,13 +62,7 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
-from .event_stream_body import (
-    after_blank_lines,
-    invalid_json_text,
-    is_event_stream,
-    only_blank_lines,
-    stream_by_first_line,
-)
+from .event_stream_body import after_blank_lines, invalid_json_text, stream_by_first_line
 from .json_decode import response_json
 from .lookup_waits import note_request
 from .loopback import is_loopback
@@ -80,7 +74,8 @@ from .session_proxy import UNREADABLE, session_proxy
 from .sign_in_advice import signless_gateways, signless_gateways_message
 from .sign_in_holders import sign_in_holders
 from .sign_in_sends import judged_refusal
-from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
+from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent
+from .stream_read import StreamRead, is_labelled_stream
 
 if TYPE_CHECKING:
     # aiohttp (with yarl) is ~80 ms to import: it loads when a session first sends, not
@@ -136,10 +131,6 @@ MAX_REDIRECTS = 5
 _FIRST_ERROR_STATUS = 400
 """The lowest status whose body is an error page, read only up to the cap (:func:`_error_page`)."""
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-_OK = 200
-"""The one status whose stream of blank lines only is refused (:func:`_refuse_blank_lines`)."""
-_STREAM_LABEL = "event-stream"
-"""The label's part that names an event stream (``text/event-stream``, parameters aside)."""
 CREDENTIAL_HEADERS = frozenset(
     {
         "authorization",
@@ -830,49 +821,29 @@ class Transport:
             try:
                 if response.status in _REDIRECT_STATUSES:
                     response = await self._follow(provider, label, request, url, response, None)
-                events: list[SseEvent] = []
+                events: tuple[SseEvent, ...] = ()
                 if not 200 <= response.status < 300:
                     body = await _read_capped(provider, label, response, cap, API_RESPONSE)
                 else:
                     _refuse_declared_over(provider, label, response, cap, API_RESPONSE)
-                    # A stream is one by its label or, for a gateway that relabels it
-                    # (application/json over data: lines), by its first line, gathered
-                    # over the first reads (a server may flush a byte or four first):
-                    # read as a body, it ran to the socket's close past its end.
-                    labelled = "event-stream" in (response.content_type or "")
-                    parser = SseParser(max_event_bytes)
-                    streaming: bool | None = True if labelled else None
-                    gathered = BodyBuffer()
-                    head = b""
-                    ended = False
-                    while not ended and (chunk := await response.content.readany()):
-                        gathered.add(chunk)
-                        if gathered.size > cap:
-                            raise _too_large(provider, label, cap, API_RESPONSE)
-                        if streaming is None:
-                            # Keep-alive blank lines before the first line are dropped
-                            # here, so they decide nothing and the head stays one line.
-                            head = after_blank_lines(head + chunk)
-                            streaming = stream_by_first_line(head)
-                            chunk = head  # the parser has seen none of it yet
-                        if streaming:
-                            fresh = parser.feed(chunk)
-                            ended = _take_to_end(events, fresh, request.stream_end)
-                    body = gathered.take()
-                    if streaming is None and is_event_stream(None, body):
-                        # The body ended before its first line said (a stream of a few
-                        # bytes): read it now, as a stream is.
-                        streaming = True
-                        ended = _take_to_end(events, parser.feed(body), request.stream_end)
-                    if streaming and not ended:
-                        events.extend(_stream_end(parser, body))
-                    _refuse_blank_lines(response.status, body, streaming, events)
+                    # Where the stream ends and what it holds is StreamRead's, shared
+                    # with MockTransport so a test on either sees the same.
+                    read = StreamRead(
+                        labelled=is_labelled_stream(response.content_type),
+                        cap=cap,
+                        too_large=lambda: _too_large(provider, label, cap, API_RESPONSE),
+                        stream_end=request.stream_end,
+                        max_event_bytes=max_event_bytes,
+                    )
+                    while not read.ended and (chunk := await response.content.readany()):
+                        read.add(chunk)
+                    body, events = read.finish(response.status)
             finally:
                 response.release()
             return SseResponse(
                 status=response.status,
                 body=body,
-                events=tuple(events),
+                events=events,
                 headers=dict(response.headers.items()),
                 url=str(response.url),
             )
@@ -1473,7 +1444,7 @@ async def _read_capped(
     _refuse_declared_over(provider, label, response, cap, name)
     content = response.content
     gathered = BodyBuffer()
-    head = b"" if _STREAM_LABEL in (response.content_type or "") else None
+    head = b"" if is_labelled_stream(response.content_type) else None
     while chunk := await content.readany():
         gathered.add(chunk)
         if gathered.size > cap:
@@ -1520,76 +1491,6 @@ async def _error_page(response: "aiohttp.ClientResponse", cap: int) -> bytes:
         gathered.add(chunk)
     body = gathered.take()
     return body if len(body) <= cap else body[:cap]
-
-
-def _take_to_end(
-    events: list[SseEvent],
-    fresh: Sequence[SseEvent],
-    closes: Callable[[SseEvent], bool] | None,
-) -> bool:
-    """Add ``fresh`` to ``events`` up to the one that ``closes`` the stream; whether one did.
-
-    A server that holds the socket open after the stream's closing event (a proxy's
-    keep-alive, a server that never closes) left a search with its answer in hand waiting
-    for the deadline; the read stops at that event instead, and what comes after it in the
-    same read is dropped: it belongs to no answer this request asked for. Released unread,
-    the connection is closed rather than pooled.
-    """
-    if closes is None:
-        events.extend(fresh)
-        return False
-    for event in fresh:
-        events.append(event)
-        if closes(event):
-            return True
-    return False
-
-
-def _stream_end(parser: SseParser, body: bytes) -> list[SseEvent]:
-    """The last events of a body labelled ``text/event-stream``, once all of it came.
-
-    A body cut mid-event is a broken stream (:class:`SseError`, a connection error), never
-    half an answer. But a JSON body under the stream label (a server ignoring the stream it
-    was asked for, a gateway relabelling) is no stream at all: its last line ends with no
-    blank line, most often with no line end, and was refused as a stream that ``ended in
-    the middle of an event`` before its reader, which reads plain JSON, ever saw it. The
-    body's first line tells the two apart (:func:`~.event_stream_body.is_event_stream`).
-
-    Raises:
-        SseError: The body is an event stream and ended mid-event.
-    """
-    try:
-        return parser.finish()
-    except SseError:
-        if is_event_stream(None, body):
-            raise
-        return []
-
-
-def _refuse_blank_lines(
-    status: int, body: bytes, streaming: bool | None, events: Sequence[SseEvent]
-) -> None:
-    """Refuse a 200 reply to a stream request that brought blank lines and nothing else.
-
-    Blank lines no longer decide whether a body is a stream (a server's keep-alives before
-    its first event), so a body of nothing else stayed undecided to its end and reached
-    its reader, which refused it in words about JSON (``Perplexity API returned invalid
-    JSON``, ``Failed to parse MCP response``) that say nothing of what came. It is a
-    stream that ended before its first event, a broken stream as one cut mid-event is;
-    while it is still coming, the deadline and the size cap bound it. A 202 or 204 (an
-    MCP notification's reply) is no answer to read, whatever its body.
-
-    Args:
-        status: The reply's status.
-        body: The whole body.
-        streaming: Whether it was read as a stream; ``None``: its first line never came.
-        events: The events read from it.
-
-    Raises:
-        SseError: The body is blank lines only (a connection error naming them).
-    """
-    if streaming is not False and not events and status == _OK and only_blank_lines(body):
-        raise SseError(f"stream ended before its first event: {len(body)} bytes of blank lines")
 
 
 def _refuse_declared_over(

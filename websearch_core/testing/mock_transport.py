@@ -4,7 +4,9 @@ In the manner of ``httpx.MockTransport``: :class:`MockTransport` is a
 :class:`~websearch_core.transport.Transport` whose ``send`` / ``send_sse`` hand the request
 to ``handler(request) -> HttpResponse`` instead of aiohttp. Everything around the wire stays
 the real code path: the base-URL override, the attempt's time bound and the timeout text,
-the size cap, SSE parsing (event streams only on a 2xx ``text/event-stream`` answer), and
+the size cap, the reading of a stream (:class:`~websearch_core.stream_read.StreamRead`, the
+real transport's own: where it ends, a relabelled one told by its first line, blank lines
+alone refused; the handler's body comes as one read), and
 the mapping of aiohttp errors (a handler may raise ``aiohttp.ClientConnectionError`` to
 simulate a dropped connection). Status codes are untouched, so the provider's and the
 request loop's status handling runs as it would on the network.
@@ -31,7 +33,8 @@ from typing import cast
 import aiohttp
 
 from ..errors import ResponseTooLargeError
-from ..sse import DEFAULT_MAX_EVENT_BYTES, SseEvent, SseParser
+from ..sse import DEFAULT_MAX_EVENT_BYTES, SseEvent
+from ..stream_read import StreamRead, is_labelled_stream
 from ..transport import (
     API_RESPONSE,
     HttpRequest,
@@ -109,7 +112,7 @@ class MockTransport(Transport):
         answer = self.handler(resolved)
         response = await answer if inspect.isawaitable(answer) else answer
         if len(response.body) > cap:
-            raise ResponseTooLargeError(provider, too_large_message(label, name, cap), 500)
+            raise _too_large(provider, label, cap, name)
         if not response.url:
             response = dataclasses.replace(response, url=resolved.url)
         return response
@@ -147,21 +150,33 @@ class MockTransport(Transport):
 
         async def read() -> SseResponse:
             response = await self._answer(provider, label, request, cap)
-            content_type = (response.header("Content-Type") or "").split(";")[0].strip()
-            events: list[SseEvent] = []
-            if 200 <= response.status < 300 and "event-stream" in content_type:
-                parser = SseParser(max_event_bytes)
-                events.extend(parser.feed(response.body))
-                events.extend(parser.finish())
+            body = response.body
+            events: tuple[SseEvent, ...] = ()
+            if 200 <= response.status < 300:
+                # The real transport's rules, from the one place they live: the body
+                # comes as one read, as from a server that sent it at once.
+                stream = StreamRead(
+                    labelled=is_labelled_stream(response.header("Content-Type")),
+                    cap=cap,
+                    too_large=lambda: _too_large(provider, label, cap),
+                    stream_end=request.stream_end,
+                    max_event_bytes=max_event_bytes,
+                )
+                stream.add(response.body)
+                body, events = stream.finish(response.status)
             return SseResponse(
                 status=response.status,
-                body=response.body,
-                events=tuple(events),
+                body=body,
+                events=events,
                 headers=response.headers,
                 url=response.url,
             )
 
         return await self._guarded(provider, label, url, timeout_seconds, read())
+
+
+def _too_large(provider: str, label: str, cap: int, name: str = API_RESPONSE) -> Exception:
+    return ResponseTooLargeError(provider, too_large_message(label, name, cap), 500)
 
 
 def scripted(*responses: HttpResponse | BaseException) -> Handler:
