@@ -131,6 +131,8 @@ MAX_REDIRECTS = 5
 _FIRST_ERROR_STATUS = 400
 """The lowest status whose body is an error page, read only up to the cap (:func:`_error_page`)."""
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+_JSON_MEDIA = "application/json"
+"""The JSON label, whose body's first line may say it is a stream (:func:`_told_by_first_line`)."""
 CREDENTIAL_HEADERS = frozenset(
     {
         "authorization",
@@ -1436,15 +1438,15 @@ async def _read_capped(
     """The body as it arrives, in one buffer, failing as soon as it passes ``cap`` bytes.
 
     An error status's body is cut at the cap instead (:func:`_error_page`). A 2xx body
-    labelled ``text/event-stream`` whose first line is an SSE field is read only up to
-    that line (:func:`_unasked_stream`).
+    labelled ``text/event-stream`` or JSON whose first line is an SSE field is read only
+    up to that line (:func:`_unasked_stream`).
     """
     if response.status >= _FIRST_ERROR_STATUS:
         return await _error_page(response, cap)
     _refuse_declared_over(provider, label, response, cap, name)
     content = response.content
     gathered = BodyBuffer()
-    head = b"" if is_labelled_stream(response.content_type) else None
+    head = b"" if _told_by_first_line(response.content_type) else None
     while chunk := await content.readany():
         gathered.add(chunk)
         if gathered.size > cap:
@@ -1454,6 +1456,18 @@ async def _read_capped(
             if told:
                 break
     return gathered.take()
+
+
+def _told_by_first_line(content_type: str | None) -> bool:
+    """Whether a body under this label is judged a stream by its first line, and cut there.
+
+    A stream label, and a JSON one (``application/json``, a ``+json`` type): a gateway
+    that streams and relabels the stream JSON, then holds the socket, left the search
+    waiting for the deadline. No JSON text starts with an SSE field or comment, so a JSON
+    body is never cut. Any other label (a page) is read whole, as it may say anything.
+    """
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return is_labelled_stream(media) or media == _JSON_MEDIA or media.endswith("+json")
 
 
 def _unasked_stream(head: bytes, chunk: bytes) -> tuple[bytes | None, bool]:
@@ -1466,7 +1480,9 @@ def _unasked_stream(head: bytes, chunk: bytes) -> tuple[bytes | None, bool]:
     the search waited for the deadline and failed as timed out, though its refusal was
     known at the first line. Read stops there now; the connection, released unread, is
     closed rather than pooled. A JSON body under the label (a server ignoring the label)
-    is no stream by its first line, and is read whole as before.
+    is no stream by its first line, and is read whole as before. A JSON label is judged
+    alike (:func:`_told_by_first_line`); a JSON body starting ``{`` or ``[`` costs a
+    failed match and a search for ``:``, no copy of its first read.
 
     Returns:
         The head (blank lines dropped) while its first line is unsaid, ``None`` once it
