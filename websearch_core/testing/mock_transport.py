@@ -41,6 +41,7 @@ from ..transport import (
     HttpResponse,
     SseResponse,
     Transport,
+    is_error_page,
     too_large_message,
 )
 
@@ -112,7 +113,9 @@ class MockTransport(Transport):
         answer = self.handler(resolved)
         response = await answer if inspect.isawaitable(answer) else answer
         if len(response.body) > cap:
-            raise _too_large(provider, label, cap, name)
+            if not is_error_page(response.status):
+                raise _too_large(provider, label, cap, name)
+            response = dataclasses.replace(response, body=response.body[:cap])
         if not response.url:
             response = dataclasses.replace(response, url=resolved.url)
         return response
