@@ -72,8 +72,11 @@ _WORDS_IN_NAMES: Final = (
 _QUOTES: Final = '"\u201c\u201d'
 """The reference's quote characters (6.1): ``"`` and the typographic ``\u201c`` ``\u201d``
 a model or a pasted text may use; any of them opens or closes a quoted span."""
-_QUOTED: Final = rf"[{_QUOTES}](?P<{{name}}>[^{_QUOTES}]*[^{_QUOTES}\s][^{_QUOTES}]*)[{_QUOTES}]"
-_STRAY_QUOTE: Final = rf"[{_QUOTES}](?![^{_QUOTES}]*[^{_QUOTES}\s][^{_QUOTES}]*[{_QUOTES}])"
+_QUOTED: Final = rf"[{_QUOTES}](?P<{{name}}>\s*+[^{_QUOTES}\s][^{_QUOTES}]*+)[{_QUOTES}]"
+"""A quoted span holding a non-blank. Possessive: the span can only end at the next quote,
+and the older three-part span tried every split of an unclosed one (16,000 characters:
+20 s)."""
+_STRAY_QUOTE: Final = rf"[{_QUOTES}](?!\s*+[^{_QUOTES}\s][^{_QUOTES}]*+[{_QUOTES}])"
 """A quote that opens no quoted span (no closing quote after it, or only blanks between):
 it stays in its word (``don"t``, ``intitle:"rust``)."""
 _WORD: Final = rf"(?P<word>(?:[^\s{_QUOTES}]+|{_STRAY_QUOTE})+)"
