@@ -17,8 +17,12 @@ __all__ = ["data_content", "pdf_content", "text_content"]
 
 _log = logging.getLogger(__name__)
 _BLANK_LINES = re.compile(r"\n\s*\n+")
-_FEED_TITLE = re.compile(r"<title(?:\s[^>]*)?>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+_TITLE_OPEN = re.compile(r"<title(?=[\s>])", re.IGNORECASE)
+_TITLE_CLOSE = re.compile(r"</title\s*>", re.IGNORECASE)
+"""A title's tags, found one after the other: one lazy pattern tried again at each of
+thousands of unclosed ``<title>`` read the rest of the text each time (64 KiB: seconds)."""
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
+_CDATA_END = "]]>"
 _TITLE_SCAN_CHARS = 65536
 """A feed's own title comes before its items; no need to look further."""
 _BACKTICKS = re.compile(r"`{3,}")
@@ -123,11 +127,27 @@ def data_content(data: bytes, content_type: str, url: str | None = None) -> Page
 
 def _feed_title(text: str) -> str | None:
     """The first ``<title>`` of an XML document: a feed's or a channel's own."""
-    match = _FEED_TITLE.search(text, 0, _TITLE_SCAN_CHARS)
-    if match is None:
+    opened = _TITLE_OPEN.search(text, 0, _TITLE_SCAN_CHARS)
+    if opened is None:
         return None
-    title = " ".join(html.unescape(_CDATA.sub(r"\1", match.group(1))).split())
+    # The open tag ends at the first ">"; a later "<title" would end there or after it, so
+    # if this one has no close, none has.
+    content = text.find(">", opened.end(), _TITLE_SCAN_CHARS) + 1
+    closed = _TITLE_CLOSE.search(text, content, _TITLE_SCAN_CHARS) if content else None
+    if closed is None:
+        return None
+    title = " ".join(html.unescape(_unwrap_cdata(text[content : closed.start()])).split())
     return title or None
+
+
+def _unwrap_cdata(text: str) -> str:
+    """``text`` with each CDATA section's markers dropped, its content kept.
+
+    Only the text up to the last ``]]>`` is searched: a section opened after it has no end,
+    and each such opening read the rest of the text again.
+    """
+    end = text.rfind(_CDATA_END) + len(_CDATA_END)
+    return _CDATA.sub(r"\1", text[:end]) + text[end:] if end >= len(_CDATA_END) else text
 
 
 def _code_block(text: str, syntax: str) -> str:
