@@ -76,8 +76,11 @@ _FAILED_AT = re.compile(r"\bnet::ERR_[A-Z0-9_]+ at (\S+)")
 _CONTENT_ENCODING = re.compile(r"content-encoding: ([A-Za-z0-9._-]+)", re.IGNORECASE)
 _UNFINISHED_DEFLATE = "deflate"
 """aiohttp's whole message for a deflate body whose compressed stream never ended."""
-_QUOTED_BYTES = re.compile(r":?\s*b['\"].*")
-"""Where aiohttp's parser starts quoting the bytes it refused (``Bad status line: b'...'``)."""
+_QUOTED_BYTES = re.compile(r"(?::|(?<![\s:]))\s*+b['\"].*")
+"""Where aiohttp's parser starts quoting the bytes it refused (``Bad status line: b'...'``).
+Tried only at a colon or at the first of a run of blanks, where the leftmost match starts
+anyway: tried at each blank, a long run with no ``b'`` after it was read again from each
+(a line of 64,000 spaces: seconds)."""
 PROTOCOL_FAULT_LIMIT = 100
 _PARSER_WORDS_BY_RELEASE = {"Expected HTTP/": "Bad status line"}
 """The parser's first line as older aiohttp releases word it -> as the newer ones do.
