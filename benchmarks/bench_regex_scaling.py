@@ -33,6 +33,10 @@ def _unclosed_quote_words(size: int) -> None:
     _tokenize('"' + "a " * (size // 2))
 
 
+def _dotted_term(size: int) -> None:
+    _tokenize("-a" + "." * (size - 3) + "@")
+
+
 def _models_run(size: int) -> None:
     refuses_model(400, "models/" * (size // 7))
 
@@ -53,6 +57,7 @@ def _blank_run(size: int) -> None:
 SHAPES: dict[str, Callable[[int], None]] = {
     "query, unclosed quote": _unclosed_quote,
     'query, "a a a ...': _unclosed_quote_words,
+    "query, -a.....@": _dotted_term,
     "gemini error, models/...": _models_run,
     "feed, <title> x N": _unclosed_titles,
     "feed title, <![CDATA[ x N": _unclosed_cdata,
