@@ -15,7 +15,10 @@ let go after :attr:`SelfRelease.seconds`, whatever waited on them ends, and the 
 import threading
 from collections.abc import Callable
 
-__all__ = ["HANG_GUARD_SECONDS", "SelfRelease"]
+from websearch_core.testing import Fault
+from websearch_core.testing.faults import Framing
+
+__all__ = ["HANG_GUARD_SECONDS", "SelfRelease", "held_until_guard"]
 
 HANG_GUARD_SECONDS = 30.0
 """When a fault lets go by itself: thirty times the longest wait these tests expect (1 s)."""
@@ -59,3 +62,26 @@ class SelfRelease:
         """Stop the timer (the fault's own block ends it now); it may have fired already."""
         if self._timer is not None:
             self._timer.cancel()
+
+
+def held_until_guard(
+    *,
+    before: bytes = b"",
+    after: bytes = b"",
+    content_type: str | None = None,
+    framing: Framing = "chunked",
+    first: int = 0,
+) -> Fault:
+    """The simulator's own answer, then its socket held open until the hang guard lets go.
+
+    A stream whose reader waited for the close instead of its own end fails at the guard,
+    never hangs the run; the arguments are :meth:`Fault.held_open`'s.
+    """
+    return Fault.held_open(
+        before=before,
+        after=after,
+        content_type=content_type,
+        framing=framing,
+        first=first,
+        seconds=HANG_GUARD_SECONDS,
+    )

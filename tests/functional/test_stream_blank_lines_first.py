@@ -19,30 +19,12 @@ from typing import Final
 
 import pytest
 
-from tests.fault_release import HANG_GUARD_SECONDS
+from tests.fault_release import HANG_GUARD_SECONDS, held_until_guard
 from tests.functional._sim_helpers import sim_client
 from websearch_core.testing import Fault, Simulator
-from websearch_core.testing.faults import Framing
 
 QUERY: Final = "population of san francisco"
 JSON_HEAD: Final = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n"
-
-
-def _held(
-    *,
-    before: bytes = b"",
-    content_type: str | None = None,
-    framing: Framing = "chunked",
-    first: int = 0,
-) -> Fault:
-    """The simulator's own answer after ``before``, then the socket held until the guard."""
-    return Fault.held_open(
-        before=before,
-        content_type=content_type,
-        framing=framing,
-        first=first,
-        seconds=HANG_GUARD_SECONDS,
-    )
 
 
 @pytest.mark.parametrize(
@@ -53,7 +35,7 @@ async def test_blank_lines_before_a_relabelled_stream_do_not_make_it_a_body(blan
     whole first read, told a stream relabelled ``application/json`` for a JSON body, read
     to the close past its end. Blank lines now decide nothing; the first line after them
     does."""
-    relabelled = _held(before=blank, content_type="application/json", first=len(blank))
+    relabelled = held_until_guard(before=blank, content_type="application/json", first=len(blank))
     async with Simulator(["perplexity"]) as sim:
         sim["perplexity"].enqueue(relabelled)
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
@@ -66,7 +48,9 @@ async def test_blank_lines_flushed_alone_before_exas_relabelled_reply() -> None:
     """Failed before (timed out): the same for Exa's MCP reply, its 64 blank bytes sent
     alone as the first read."""
     async with Simulator(["exa"]) as sim:
-        sim["exa"].enqueue(_held(before=b"\n" * 64, content_type="application/json", first=64))
+        sim["exa"].enqueue(
+            held_until_guard(before=b"\n" * 64, content_type="application/json", first=64)
+        )
         async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="exa")
         assert sim["exa"].holding == 1, "the answer waited for the socket to close"
@@ -78,7 +62,7 @@ async def test_guard_a_json_reply_after_blank_lines_is_still_json() -> None:
     """A guard (passes before and after): a JSON reply (Z.AI's ``initialize``) after 100
     blank lines, sent alone, is still a body ended by its length, not taken for a stream."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(_held(before=b"\n" * 100, framing="declared", first=100))
+        sim["zai"].enqueue(held_until_guard(before=b"\n" * 100, framing="declared", first=100))
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="zai")
         assert sim["zai"].holding == 1, "the session waited for the socket to close"

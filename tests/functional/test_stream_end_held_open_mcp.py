@@ -22,12 +22,11 @@ from typing import Final
 import pytest
 
 from tests.conftest import read_capture
-from tests.fault_release import HANG_GUARD_SECONDS
+from tests.fault_release import HANG_GUARD_SECONDS, held_until_guard
 from tests.functional._sim_helpers import sim_client
 from tests.stream_bodies import captured, framed_chunks
 from websearch_core.sse import parse_sse
 from websearch_core.testing import Fault, Simulator
-from websearch_core.testing.faults import Framing
 
 QUERY: Final = "population of san francisco"
 GEMINI_CAPTURE: Final = "gemini/stream_generate_content_google_search.sse"
@@ -39,25 +38,6 @@ def _stalled(label: str, body: str) -> Fault:
     """``body`` under ``label`` with no length, then the socket held until the guard."""
     head = f"HTTP/1.1 200 OK\r\nContent-Type: {label}\r\n\r\n".encode()
     return Fault.stall(head + body.encode("utf-8"), seconds=HANG_GUARD_SECONDS)
-
-
-def _held(
-    *,
-    before: bytes = b"",
-    after: bytes = b"",
-    content_type: str | None = None,
-    framing: Framing = "chunked",
-    first: int = 0,
-) -> Fault:
-    """The simulator's own answer, then the socket held until the guard lets go."""
-    return Fault.held_open(
-        before=before,
-        after=after,
-        content_type=content_type,
-        framing=framing,
-        first=first,
-        seconds=HANG_GUARD_SECONDS,
-    )
 
 
 def _notification(method: str, params: dict[str, object]) -> bytes:
@@ -90,7 +70,7 @@ async def test_zais_mcp_reply_ends_the_stream_with_the_socket_open() -> None:
     """Failed before (timed out): the ``tools/call`` reply came as SSE and was read on to
     the close. The session's first two steps are answered normally."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(None, None, _held())
+        sim["zai"].enqueue(None, None, held_until_guard())
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="zai")
         assert sim["zai"].holding == 1, "the answer waited for the socket to close"
@@ -102,7 +82,7 @@ async def test_guard_zais_plain_json_reply_ends_at_its_declared_length() -> None
     """A guard (passes before and after): a plain JSON reply (``initialize``'s) has no
     closing event; its ``Content-Length`` ends the read, with the socket held after it."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(_held(framing="declared"))
+        sim["zai"].enqueue(held_until_guard(framing="declared"))
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="zai")
         assert sim["zai"].holding == 1, "the session waited for the socket to close"
@@ -113,7 +93,9 @@ async def test_zai_refuses_another_apis_events_before_its_reply() -> None:
     """A guard (passes before and after; Z.AI's mixed stream had no simulator test): a
     real stream of another API ahead of the reply, inside the stream, is named."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(None, None, _held(before=FOREIGN().encode(), framing="declared"))
+        sim["zai"].enqueue(
+            None, None, held_until_guard(before=FOREIGN().encode(), framing="declared")
+        )
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="zai")
     assert result.is_error
@@ -126,7 +108,9 @@ async def test_zai_reads_no_further_than_its_reply() -> None:
     has ended, so another API's events after it are not read, as for every stream whose
     closing event came (the transport drops what follows); the reply is the answer."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(None, None, _held(after=FOREIGN().encode(), framing="declared"))
+        sim["zai"].enqueue(
+            None, None, held_until_guard(after=FOREIGN().encode(), framing="declared")
+        )
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="zai")
     assert not result.is_error, result.text
@@ -137,7 +121,7 @@ async def test_exas_mcp_reply_ends_the_stream_with_the_socket_open() -> None:
     """Failed before (timed out): the keyless ``tools/call`` was read as one body, to the
     close."""
     async with Simulator(["exa"]) as sim:
-        sim["exa"].enqueue(_held())
+        sim["exa"].enqueue(held_until_guard())
         async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="exa")
         assert sim["exa"].holding == 1, "the answer waited for the socket to close"
@@ -159,7 +143,7 @@ async def test_exa_reads_its_reply_by_id_past_notifications(method: str) -> None
     )
     before = _notification(method, params)
     async with Simulator(["exa"]) as sim:
-        sim["exa"].enqueue(_held(before=before, framing="declared"))
+        sim["exa"].enqueue(held_until_guard(before=before, framing="declared"))
         async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="exa")
     assert not result.is_error, result.text
@@ -197,7 +181,7 @@ async def test_a_stream_relabelled_as_json_ends_at_its_closing_event() -> None:
 async def test_exas_reply_relabelled_as_json_ends_at_the_reply() -> None:
     """Failed before (timed out): the same for Exa's MCP reply under a JSON label."""
     async with Simulator(["exa"]) as sim:
-        sim["exa"].enqueue(_held(content_type="application/json"))
+        sim["exa"].enqueue(held_until_guard(content_type="application/json"))
         async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="exa")
         assert sim["exa"].holding == 1, "the answer waited for the socket to close"
@@ -216,7 +200,7 @@ async def test_exas_relabelled_reply_flushed_a_few_bytes_first_ends_at_the_reply
     made it a body, read to the close. Now it is told by its first line, a few bytes
     gathered until the line says which."""
     async with Simulator(["exa"]) as sim:
-        sim["exa"].enqueue(_held(content_type="application/json", first=first))
+        sim["exa"].enqueue(held_until_guard(content_type="application/json", first=first))
         async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="exa")
         assert sim["exa"].holding == 1, "the answer waited for the socket to close"
@@ -228,7 +212,7 @@ async def test_the_perplexity_stream_relabelled_and_flushed_short_ends_at_its_en
     """Failed before (timed out): the same for the simulator's Perplexity stream, its first
     two bytes sent alone under a JSON label."""
     async with Simulator(["perplexity"]) as sim:
-        sim["perplexity"].enqueue(_held(content_type="application/json", first=2))
+        sim["perplexity"].enqueue(held_until_guard(content_type="application/json", first=2))
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="perplexity")
         assert sim["perplexity"].holding == 1, "the answer waited for the socket to close"
@@ -239,7 +223,7 @@ async def test_guard_a_json_reply_flushed_short_is_still_read_as_json() -> None:
     """A guard (passes before and after): a JSON reply (Z.AI's ``initialize``) whose first
     two bytes come alone is still a body, ended by its length, not taken for a stream."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(_held(framing="declared", first=2))
+        sim["zai"].enqueue(held_until_guard(framing="declared", first=2))
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="zai")
         assert sim["zai"].holding == 1, "the session waited for the socket to close"

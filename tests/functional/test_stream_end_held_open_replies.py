@@ -22,32 +22,14 @@ from typing import Final
 
 import pytest
 
-from tests.fault_release import HANG_GUARD_SECONDS
+from tests.fault_release import HANG_GUARD_SECONDS, held_until_guard
 from tests.functional._sim_helpers import sim_client
 from websearch_core.testing import Fault, Simulator
-from websearch_core.testing.faults import Framing
 
 QUERY: Final = "population of san francisco"
 OTHER_ID: Final = "another-requests-id"
 OTHER_PAGE: Final = "https://other.example.org/not-this-search"
 STREAM_HEAD: Final = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
-
-
-def _held(
-    *,
-    before: bytes = b"",
-    content_type: str | None = None,
-    framing: Framing = "chunked",
-    first: int = 0,
-) -> Fault:
-    """The simulator's own answer after ``before``, then the socket held until the guard."""
-    return Fault.held_open(
-        before=before,
-        content_type=content_type,
-        framing=framing,
-        first=first,
-        seconds=HANG_GUARD_SECONDS,
-    )
 
 
 def _event(message: dict[str, object]) -> bytes:
@@ -86,7 +68,7 @@ async def test_exa_reads_past_a_reply_to_another_id_to_its_own(other: object) ->
     is the answer."""
     assert callable(other)
     async with Simulator(["exa"]) as sim:
-        sim["exa"].enqueue(_held(before=other()))
+        sim["exa"].enqueue(held_until_guard(before=other()))
         async with sim_client(sim, api_keys={}, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="exa")
         assert sim["exa"].holding == 1, "the answer waited for the socket to close"
@@ -132,7 +114,7 @@ async def test_replies_to_other_ids_are_bounded_by_the_size_cap() -> None:
     assert len(others) > 2 * 1024
     async with Simulator(["exa"]) as sim:
         # The first reply alone in the first read, under the cap, as a server sends it.
-        sim["exa"].enqueue(_held(before=others, first=len(_other_error())))
+        sim["exa"].enqueue(held_until_guard(before=others, first=len(_other_error())))
         async with sim_client(
             sim, api_keys={}, rate_limit_wait_seconds=0, cache=False, max_response_bytes=1024
         ) as ws:
@@ -161,7 +143,7 @@ async def test_zai_reads_past_a_reply_to_another_id_to_its_own() -> None:
     stream ended at the other request's reply, its reader's last message. Its POST's end
     now awaits the POST's own ``id``; the real reply, held open after, is the answer."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(None, None, _held(before=_other_zai_result()))
+        sim["zai"].enqueue(None, None, held_until_guard(before=_other_zai_result()))
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="zai")
         assert sim["zai"].holding == 1, "the answer waited for the socket to close"
