@@ -7,6 +7,10 @@ read the body to the socket's close first: a real stream served and then held op
 proxy's keep-alive) left the search waiting for the deadline and failing as timed out,
 its refusal known at the first line. The read of a body labelled ``text/event-stream``
 now stops once its first line is an SSE field; a JSON body under that label is read whole.
+A stream relabelled ``application/json`` (a gateway that streams and rewrites the label) is
+told the same way (streams61): no JSON text starts with an SSE field (``data:``,
+``event:``, ``id:``, ``retry:``) or comment (``:``), so a JSON-labelled body whose first
+line is one is no JSON whatever follows; any other label (a page) is read whole.
 
 The streams are real captures, read from ``../shared/fixtures`` (never copied). The bound
 is an event, not a clock: the refusal must come while the simulator still holds the
@@ -37,31 +41,47 @@ FRAMES: Final = {
 }
 """Providers asking for one JSON object, with their invalid-JSON frame (the reference's)."""
 ANTHROPIC: Final = captured("anthropic/messages_web_search_tool_stream.sse")
+STREAM_LABEL: Final = "text/event-stream; charset=utf-8"
+XAI: Final = framed_chunks("xai/responses_web_search_tool_stream.chunks.txt")
 CASES: Final = [
-    ("anthropic", ANTHROPIC),
-    ("anthropic", captured("openai/responses_web_search_tool_stream.sse")),
-    ("xai", framed_chunks("xai/responses_web_search_tool_stream.chunks.txt")),
-    ("brave", ANTHROPIC),
-    ("kimi", ANTHROPIC),
-    ("tavily", ANTHROPIC),
+    ("anthropic", STREAM_LABEL, ANTHROPIC),
+    ("anthropic", STREAM_LABEL, captured("openai/responses_web_search_tool_stream.sse")),
+    ("xai", STREAM_LABEL, XAI),
+    ("brave", STREAM_LABEL, ANTHROPIC),
+    ("kimi", STREAM_LABEL, ANTHROPIC),
+    ("tavily", STREAM_LABEL, ANTHROPIC),
+    ("anthropic", "application/json", ANTHROPIC),
+    ("xai", "application/json; charset=utf-8", XAI),
+    ("brave", "application/problem+json", ANTHROPIC),
 ]
 """Each provider's own real stream where one is captured (Anthropic's; xAI's chunks framed
 as the ``data:`` events they came as), and another API's (a gateway joining the wrong
-upstream)."""
+upstream), under the stream label and relabelled JSON (plain, with a charset, a ``+json``
+one)."""
 
 
 @pytest.mark.parametrize(
-    ("provider", "stream"),
+    ("provider", "content_type", "stream"),
     CASES,
-    ids=["anthropic-own", "anthropic-openai", "xai-own", "brave", "kimi", "tavily"],
+    ids=[
+        "anthropic-own",
+        "anthropic-openai",
+        "xai-own",
+        "brave",
+        "kimi",
+        "tavily",
+        "relabelled-anthropic",
+        "relabelled-xai",
+        "relabelled-brave-plus-json",
+    ],
 )
 async def test_a_real_stream_held_open_is_refused_at_its_first_line(
-    provider: str, stream: object
+    provider: str, content_type: str, stream: object
 ) -> None:
     """Failed before for each (``<label> request timed out``): the body was read on to
-    the close, past the first line that refuses it."""
+    the close, past the first line that refuses it (the JSON labels until streams61)."""
     assert callable(stream)
-    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n\r\n"
+    head = f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\r\n".encode()
     async with Simulator([provider]) as sim:
         sim[provider].enqueue(Fault.stall(head + stream().encode(), seconds=HANG_GUARD_SECONDS))
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
@@ -104,5 +124,36 @@ async def test_guard_openrouters_stream_held_open_ends_at_its_end() -> None:
             result = await ws.run(QUERY, provider="perplexity")
         assert sim["perplexity"].holding == 1, "the answer waited for the socket to close"
         assert sim["perplexity"].requests[-1].path.endswith("/api/v1/chat/completions")
+    assert not result.is_error, result.text
+    assert result.response is not None and result.response.sources
+
+
+async def test_guard_a_json_reply_held_open_after_its_length_is_answered() -> None:
+    """A guard (passes before and after): a real JSON reply under its JSON label is no
+    stream by its first line, so it is read whole (its length ends it) and answered."""
+    body = read_capture("brave/web_search_laravel_2024.json")
+    raw = (
+        f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    async with Simulator(["brave"]) as sim:
+        sim["brave"].enqueue(Fault.stall(raw, seconds=HANG_GUARD_SECONDS))
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="brave")
+        assert sim["brave"].holding == 1, "the answer waited for the socket to close"
+    assert not result.is_error, result.text
+    assert result.response is not None and result.response.sources
+
+
+async def test_guard_a_page_starting_like_a_field_is_read_to_its_close() -> None:
+    """A guard (passes before and after): only a JSON label is told by its first line; an
+    HTML engine's page is read whole whatever its first line, as a page may say anything
+    (here a line ``data: ...`` before the real page, which Mojeek still parses)."""
+    page = read_capture("mojeek/serp_javascript_tutorial_2026.html")
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n"
+    raw = head + b"data: not a stream\n" + page
+    async with Simulator(["mojeek"]) as sim:
+        sim["mojeek"].enqueue(Fault.not_http(raw))
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider="mojeek")
     assert not result.is_error, result.text
     assert result.response is not None and result.response.sources
