@@ -12,7 +12,10 @@ captures, its request shape and its real quirks.
 """
 
 import asyncio
+import base64
+import json
 import socket
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -40,6 +43,8 @@ __all__ = [
     "SwitchableNetwork",
     "Unresolvable",
     "catalogue_bound_sign_in",
+    "chatgpt_token",
+    "codex_sign_in",
     "environ_context",
     "failure_after",
     "fault_failure",
@@ -174,6 +179,21 @@ def _loopback(host: str, port: int) -> list[aiohttp.abc.ResolveResult]:
 def credential_store(sim: Simulator) -> CredentialStore:
     """The credential store the simulator's settings name (where sign-ins are put)."""
     return CredentialStore(sim.settings().resolved_credentials_file())
+
+
+def chatgpt_token(account: str = "acct-sim") -> str:
+    """An access token whose claims name a ChatGPT account, as Codex's sign-in leaves one."""
+    claims = {"https://api.openai.com/auth": {"chatgpt_account_id": account}}
+    payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
+    return f"eyJhbGciOiJSUzI1NiJ9.{payload}.sig"
+
+
+def codex_sign_in(sim: Simulator, refresh_token: str | None = "refresh-1") -> None:
+    """Store the ChatGPT sign-in Codex searches with (it reads no key), good for an hour."""
+    token = OAuthToken(
+        access_token=chatgpt_token(), refresh_token=refresh_token, expires_at=time.time() + 3600
+    )
+    credential_store(sim).set_oauth("codex", token)
 
 
 def gemini_protocol(sim: Simulator) -> GeminiProtocol:

@@ -21,10 +21,8 @@ Code's search API (pages, no answer), Z.AI's MCP tool returns pages, and Exa's o
 documented result makes its answer of its own summary.
 """
 
-import base64
 import json
 import re
-import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -32,9 +30,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.conftest import read_capture
-from tests.functional._sim_helpers import sim_client
+from tests.functional._sim_helpers import codex_sign_in, sim_client
 from websearch_core import SearchResponse
-from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.testing import Fault, Simulator
 
 JSON = {"Content-Type": "application/json"}
@@ -109,20 +106,8 @@ def _no_sign_ins(monkeypatch: pytest.MonkeyPatch, no_gemini_variables: None) -> 
 @pytest.fixture
 async def sim() -> AsyncIterator[Simulator]:
     async with Simulator(sorted({served.provider for served in CAPTURES})) as simulator:
-        CredentialStore(simulator.settings().resolved_credentials_file()).set_oauth(
-            "codex",
-            OAuthToken(
-                access_token=_jwt(), refresh_token="refresh-1", expires_at=time.time() + 3600
-            ),
-        )
+        codex_sign_in(simulator)
         yield simulator
-
-
-def _jwt() -> str:
-    """A token whose claims name a ChatGPT account, as Codex's sign-in leaves one."""
-    claims = {"https://api.openai.com/auth": {"chatgpt_account_id": "acct-sim"}}
-    payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
-    return f"eyJhbGciOiJSUzI1NiJ9.{payload}.sig"
 
 
 async def _answer(

@@ -32,18 +32,15 @@ Stop 54 (filters56) made the lists agree with the answer:
   its sources of them): a URL cut from the sources stayed in the text.
 """
 
-import base64
 import json
 import re
-import time
 from collections.abc import AsyncIterator
 
 import pytest
 
 from tests.conftest import read_capture
-from tests.functional._sim_helpers import sim_client
+from tests.functional._sim_helpers import codex_sign_in, sim_client
 from websearch_core import SearchResponse
-from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import AllProvidersFailedError
 from websearch_core.testing import Fault, Simulator
 
@@ -67,20 +64,8 @@ def _no_sign_ins(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 async def sim() -> AsyncIterator[Simulator]:
     async with Simulator(["codex", "perplexity"]) as simulator:
-        CredentialStore(simulator.settings().resolved_credentials_file()).set_oauth(
-            "codex",
-            OAuthToken(
-                access_token=_jwt(), refresh_token="refresh-1", expires_at=time.time() + 3600
-            ),
-        )
+        codex_sign_in(simulator)
         yield simulator
-
-
-def _jwt() -> str:
-    """A token whose claims name a ChatGPT account, as Codex's sign-in leaves one."""
-    claims = {"https://api.openai.com/auth": {"chatgpt_account_id": "acct-sim"}}
-    payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
-    return f"eyJhbGciOiJSUzI1NiJ9.{payload}.sig"
 
 
 async def _codex(

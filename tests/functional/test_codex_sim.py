@@ -5,7 +5,6 @@ SSE reader. Every call forces ``provider="codex"``; the OAuth token lives in the
 store, as a login flow would leave it.
 """
 
-import base64
 import json
 import time
 from collections.abc import AsyncIterator
@@ -14,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from tests.functional._sim_helpers import fault_failure, sim_client
+from tests.functional._sim_helpers import chatgpt_token, fault_failure, sim_client
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import (
     ProviderConnectionError,
@@ -33,13 +32,7 @@ CAPTURED_STREAM = "openai/responses_web_search_tool_stream.sse"
 EVENT_STREAM = {"Content-Type": "text/event-stream"}
 
 
-def _jwt(account: str) -> str:
-    claims = {"https://api.openai.com/auth": {"chatgpt_account_id": account}}
-    payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
-    return f"eyJhbGciOiJSUzI1NiJ9.{payload}.sig"
-
-
-TOKEN = _jwt("acct-sim")
+TOKEN = chatgpt_token("acct-sim")
 RESULTS = [
     SimResult(
         title="Coroutines and Tasks",
@@ -244,7 +237,9 @@ async def test_401_refreshes_the_token_and_retries_once(sim: Simulator) -> None:
     async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
         seen.append(token.refresh_token)
         return OAuthToken(
-            access_token=_jwt("acct-new"), refresh_token="refresh-2", expires_at=time.time() + 3600
+            access_token=chatgpt_token("acct-new"),
+            refresh_token="refresh-2",
+            expires_at=time.time() + 3600,
         )
 
     sim["codex"].enqueue(Fault.unauthorized('{"detail": "token expired"}'))

@@ -10,15 +10,14 @@ month. Tavily's 432 (the plan's monthly credits) and OpenAI's assigned usage lim
 guards that still wait.
 """
 
-import base64
 import json
 import time
 from typing import Final
 
 import pytest
 
+from tests.functional._sim_helpers import codex_sign_in
 from websearch_core import WebSearch
-from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -157,12 +156,7 @@ def _sign_in(sim: Simulator, provider: str) -> None:
     """Store the ChatGPT sign-in Codex needs (it reads no key), as a login would."""
     if provider != "codex":
         return
-    claims = {"https://api.openai.com/auth": {"chatgpt_account_id": "acct-sim"}}
-    payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
-    token = OAuthToken(
-        access_token=f"eyJhbGciOiJSUzI1NiJ9.{payload}.sig", expires_at=time.time() + 3600
-    )
-    CredentialStore(sim.settings().resolved_credentials_file()).set_oauth(provider, token)
+    codex_sign_in(sim, refresh_token=None)
 
 
 async def _mark_after(provider: str, status: int, body: str) -> float | None:
