@@ -66,6 +66,13 @@ it are not counted (:func:`after_blank_lines`)."""
 _BOM: Final = b"\xef\xbb\xbf"
 
 
+_MAY_LEAD: Final = frozenset(b" \t\n\r\x0b\x0c" + _BOM[:1])
+"""The bytes a head may open with when it has something to drop: ASCII whitespace (what
+``bytes.lstrip`` takes) and the mark's first byte. Any other first byte, and the head is
+returned as it is, uncopied (a JSON body's 16 KiB first read was copied twice: ~3.7 us a
+search)."""
+
+
 def after_blank_lines(head: bytes) -> bytes:
     r"""``head`` without its byte-order mark and the whole blank lines that lead it.
 
@@ -83,6 +90,8 @@ def after_blank_lines(head: bytes) -> bytes:
         >>> after_blank_lines(b"\xef\xbb\xbf\n\n")
         b''
     """
+    if not head or head[0] not in _MAY_LEAD:
+        return head  # the usual first read (``{``, ``data:``): no copy of it to make
     text = head.removeprefix(_BOM)
     blank = len(text) - len(text.lstrip())
     cut = max(text.rfind(b"\n", 0, blank), text.rfind(b"\r", 0, blank))
