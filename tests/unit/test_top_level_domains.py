@@ -43,12 +43,12 @@ blogspot.example
 
 
 def _copies() -> list[Path]:
-    """Copies of the list this machine holds: the ``tld`` package's, Debian's."""
-    found = [Path("/usr/share/publicsuffix/public_suffix_list.dat")]
+    """The copy of the list the test extra's ``tld`` ships (pinned to the list's version)."""
     spec = importlib.util.find_spec("tld")
-    if spec is not None and spec.origin is not None:
-        found.append(Path(spec.origin).parent / "res" / "effective_tld_names.dat.txt")
-    return [path for path in found if path.is_file()]
+    if spec is None or spec.origin is None:
+        return []
+    found = Path(spec.origin).parent / "res" / "effective_tld_names.dat.txt"
+    return [found] if found.is_file() else []
 
 
 def test_the_icann_section_is_read_as_hosts_write_their_last_label() -> None:
