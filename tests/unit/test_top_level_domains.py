@@ -21,7 +21,7 @@ EXCERPT = """// This Source Code Form is subject to the terms of the Mozilla Pub
 
 // ===BEGIN ICANN DOMAINS===
 
-// ac : https://www.iana.org/domains/root/db/ac.html
+// ac : Ascension Island
 ac
 com.ac
 // ck : https://en.wikipedia.org/wiki/.ck
