@@ -133,6 +133,9 @@ _FIRST_ERROR_STATUS = 400
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _JSON_MEDIA = "application/json"
 """The JSON label, whose body's first line may say it is a stream (:func:`_told_by_first_line`)."""
+_JSON_OPENERS = frozenset(b"{[")
+"""The first bytes of a JSON object or array: a body opening with one is no stream (an SSE
+field or comment opens with a letter or ``:``), decided without gathering its first line."""
 CREDENTIAL_HEADERS = frozenset(
     {
         "authorization",
@@ -1458,6 +1461,7 @@ async def _read_capped(
     return gathered.take()
 
 
+@functools.lru_cache(maxsize=64)
 def _told_by_first_line(content_type: str | None) -> bool:
     """Whether a body under this label is judged a stream by its first line, and cut there.
 
@@ -1465,6 +1469,8 @@ def _told_by_first_line(content_type: str | None) -> bool:
     that streams and relabels the stream JSON, then holds the socket, left the search
     waiting for the deadline. No JSON text starts with an SSE field or comment, so a JSON
     body is never cut. Any other label (a page) is read whole, as it may say anything.
+    Cached: a provider sends the same few labels on every search, and splitting and
+    lowering one cost ~0.5 us a search.
     """
     media = (content_type or "").split(";", 1)[0].strip().lower()
     return is_labelled_stream(media) or media == _JSON_MEDIA or media.endswith("+json")
@@ -1481,13 +1487,15 @@ def _unasked_stream(head: bytes, chunk: bytes) -> tuple[bytes | None, bool]:
     known at the first line. Read stops there now; the connection, released unread, is
     closed rather than pooled. A JSON body under the label (a server ignoring the label)
     is no stream by its first line, and is read whole as before. A JSON label is judged
-    alike (:func:`_told_by_first_line`); a JSON body starting ``{`` or ``[`` costs a
-    failed match and a search for ``:``, no copy of its first read.
+    alike (:func:`_told_by_first_line`); a JSON body starting ``{`` or ``[`` is decided
+    by that byte, its first read neither copied nor searched.
 
     Returns:
         The head (blank lines dropped) while its first line is unsaid, ``None`` once it
         said the body is no stream; and whether it said it is one.
     """
+    if not head and chunk[0] in _JSON_OPENERS:
+        return None, False  # a JSON body's first read: no stream opens so (~1.5 us kept)
     head = after_blank_lines(head + chunk)
     told = stream_by_first_line(head)
     return (head if told is None else None), bool(told)
