@@ -5,8 +5,8 @@ the page fetcher) names them by exception class, headless Chromium by a ``net::E
 code in Playwright's message. Both map to the same few phrases, then name what they came
 from, so a failed search reads alike whichever path each provider took::
 
-    Brave connection failed (api.search.brave.com): the host name could not be
-        resolved (ClientConnectorDNSError)
+    Brave search failed: the connection failed (api.search.brave.com): the host name
+        could not be resolved (ClientConnectorDNSError)
     Google browser search failed: the host name could not be resolved
         (net::ERR_NAME_NOT_RESOLVED)
 
@@ -25,12 +25,14 @@ __all__ = [
     "connect_unfinished",
     "connect_unreached",
     "connection_cause",
+    "connection_failed",
     "lookup_unanswered",
     "navigation_at_loopback",
     "navigation_cause",
     "navigation_unreached",
     "protocol_fault",
     "proxy_refusal",
+    "search_failed_prefix",
     "sent_through_proxy",
     "undecodable_encoding",
     "unreached_cause",
@@ -117,6 +119,30 @@ def connection_cause(exc: BaseException) -> str:
         if isinstance(exc, kind):
             return f"{words} ({name})"
     return name
+
+
+def search_failed_prefix(label: str) -> str:
+    """``<label> search failed: ``: how every provider's failed search starts its text.
+
+    The reference's stem for the engines (``Ecosia search failed: <msg>``), which is silent on
+    the API providers; one stem for both, so one cause reads alike down a listing of them.
+    """
+    return f"{label} search failed: "
+
+
+def connection_failed(label: str, host: str, words: str) -> str:
+    """``<label> search failed: the connection failed (<host>): <words>``.
+
+    Every provider's connection that failed, keyed or not: the API providers said ``<label>
+    connection failed (...)`` and the engines this, so a first search offline with a key
+    listed one cause in two wordings. The engines' texts strip :func:`search_failed_prefix`
+    and put their own (``Google browser search failed: ...``) before the rest.
+
+    Example:
+        >>> connection_failed("Brave", "api.search.brave.com", "could not connect")
+        'Brave search failed: the connection failed (api.search.brave.com): could not connect'
+    """
+    return f"{search_failed_prefix(label)}the connection failed ({host}): {words}"
 
 
 _NOT_REACHED_ERRNOS = frozenset({errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH})

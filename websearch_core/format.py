@@ -340,8 +340,9 @@ def with_lone_host_hint(message: str, cause: str) -> str:
     (:func:`with_offline_hint`).
 
     Example:
-        >>> with_lone_host_hint("Brave connection failed (x): no DNS", "dns")[:64]
-        'Brave connection failed (x): no DNS. If the host name is right, '
+        >>> said = "Brave search failed: the connection failed (x): no DNS"
+        >>> with_lone_host_hint(said, "dns").removeprefix(said)[:30]
+        '. If the host name is right, t'
     """
     ended = message if message.endswith((".", "!", "?")) else f"{message}."
     return f"{ended} {page_unreached_hint(cause)}"

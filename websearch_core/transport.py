@@ -38,6 +38,7 @@ from .body_buffer import BodyBuffer
 from .connection_causes import (
     connect_unfinished,
     connection_cause,
+    connection_failed,
     lookup_unanswered,
     protocol_fault,
     proxy_refusal,
@@ -1153,9 +1154,7 @@ class Transport:
                 return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
         refusal = proxy_refusal(exc)  # a ClientResponseError, but no reply of the provider's
         if refusal is not None:
-            return ProviderConnectionError(
-                provider, f"{label} connection failed ({host}): {refusal}"
-            )
+            return ProviderConnectionError(provider, connection_failed(label, host, refusal))
         if isinstance(exc, aiohttp.ClientPayloadError):
             message = f"{label} connection closed before the response was complete ({host})"
             return ProviderConnectionError(provider, message)
@@ -1177,7 +1176,7 @@ class Transport:
         a base URL points on this machine, which no firewall explains.
         """
         host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
-        message = f"{label} connection failed ({host}): {connection_cause(exc)}"
+        message = connection_failed(label, host, connection_cause(exc))
         failed_as = _connection_failure(exc)
         if failed_as is ProxyUnreachableError:
             return ProxyUnreachableError(provider, message, source=self._proxy_named(url))
@@ -1243,7 +1242,7 @@ class Transport:
             return None
         host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
         words = lookup_unanswered(looked_up, format_seconds(timeout)) + deadline_clause()
-        return HostNotFoundError(provider, f"{label} connection failed ({host}): {words}")
+        return HostNotFoundError(provider, connection_failed(label, host, words))
 
     def _connect_unfinished(
         self, provider: str, label: str, url: str, timeout: float, exc: BaseException
@@ -1268,7 +1267,7 @@ class Transport:
         proxy = self._proxy_for(provider, label, url)
         host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
         words = connect_unfinished(proxy is not None, format_seconds(seconds))
-        message = f"{label} connection failed ({host}): {words}{deadline_clause()}"
+        message = connection_failed(label, host, f"{words}{deadline_clause()}")
         if proxy is not None:
             return ProxyUnreachableError(provider, message, source=self._proxy_named(url))
         return HostNotReachedError(provider, message)

@@ -72,9 +72,13 @@ def plain_fetch_failure(provider_id: str, said: str) -> str:
     Every key-free engine prefixes it (:data:`ENGINE_SEARCH_FAILED`) and drops its label
     from it, which the prefix already gives: ``Ecosia search failed: the connection failed
     (...)``, ``Bing search failed: it sent an invalid HTTP response (...)``. The others lead
-    with their label: ``Brave connection failed (...)``.
+    with their label: ``Brave connection closed ...``, but a connection that failed, which
+    every provider words as the engines do: ``Brave search failed: the connection failed
+    (...)``.
     """
     prefix = ENGINE_SEARCH_FAILED.get(provider_id)
+    if prefix is None and said.startswith("connection failed "):
+        return f"{LABEL[provider_id]} search failed: the {said}"
     if prefix is None:
         return f"{LABEL[provider_id]} {said}"
     return f"{prefix}{'it' if said.startswith('sent ') else 'the'} {said}"

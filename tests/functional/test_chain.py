@@ -280,7 +280,10 @@ async def test_a_password_written_in_a_base_url_is_never_shown(sim: Simulator) -
         assert result.error is not None
         texts.append(result.text + result.response.model_dump_json())
     assert "denied: *** (***)" in texts[0]
-    assert f"Brave connection failed (127.0.0.1:{closed}): could not connect" in texts[1]
+    assert (
+        f"Brave search failed: the connection failed (127.0.0.1:{closed}): could not connect"
+        in texts[1]
+    )
     assert not any(password in text or "admin:" in text for text in texts)
 
 

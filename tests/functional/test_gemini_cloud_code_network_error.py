@@ -43,7 +43,10 @@ async def test_a_sign_ins_last_connection_failure_is_the_references_network_erro
 
 
 async def test_a_keys_connection_failure_keeps_the_transports_text(sim: Simulator) -> None:
-    """Guard: the reference gives the Developer API no text for it, so it is unchanged."""
+    """Guard: the reference gives the Developer API no text for it, so it is the transport's
+    (since firstusers21 every provider's: ``<Label> search failed: the connection failed``)."""
     failure = await failure_after(sim, "gemini", QUERY, Fault.reset(), always=True)
     assert type(failure) is ProviderConnectionError
-    assert failure.message.startswith("Gemini connection failed (127.0.0.1:"), failure.message
+    assert failure.message.startswith("Gemini search failed: the connection failed (127.0.0.1:"), (
+        failure.message
+    )

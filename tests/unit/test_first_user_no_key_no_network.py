@@ -74,10 +74,13 @@ def _closed_port() -> int:
     return port
 
 
-def _first_run(home: Path, port: int) -> subprocess.CompletedProcess[str]:
-    """``websearch QUERY`` as a first user runs it: no variable, the engines' own hosts."""
+def _first_run(
+    home: Path, port: int, keys: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``websearch QUERY`` as a first user runs it: no variable (but ``keys``, the Quick
+    start's ``export BRAVE_API_KEY=...``), the providers' own hosts."""
     env = {name: os.environ[name] for name in ("PATH", "LANG") if name in os.environ}
-    env.update({"PYTHONPATH": str(ROOT), "HOME": str(home)})
+    env.update({"PYTHONPATH": str(ROOT), "HOME": str(home), **(keys or {})})
     return subprocess.run(
         [sys.executable, "-c", _CHILD.format(port=port), QUERY],
         env=env,
@@ -89,7 +92,7 @@ def _first_run(home: Path, port: int) -> subprocess.CompletedProcess[str]:
 
 
 def _rows_alike(rows: list[str], engines: list[str], cause: str) -> None:
-    """Each engine's line, in the Quick start's order, in the one wording every engine has."""
+    """Each provider's line, in the Quick start's order, in the one wording every one has."""
     assert [row.split(":", 1)[0] for row in rows] == [f"  {engine}" for engine in engines]
     for row in rows:
         said = row.split(": ", 1)[1]
@@ -133,3 +136,23 @@ def test_every_line_is_what_the_quick_start_says(tmp_path: Path) -> None:
     )
     assert f"`{blocked}: ...`" in quick_start
     assert hint in " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+
+
+def test_with_a_key_every_line_is_in_the_one_wording(tmp_path: Path) -> None:
+    """Failed before: the Quick start's step 2 (a Brave key) then a search offline listed
+    ``Brave connection failed (...)`` above seven ``<Engine> search failed: the connection
+    failed (...)``, one cause in two wordings; the closing line stood (a guard)."""
+    quick_start = _quick_start()
+    engines = _free_engines(quick_start)
+    key = {"BRAVE_API_KEY": "BSA" + "k" * 28}
+    done = _first_run(tmp_path, 0, key)
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    head, *rows, hint = done.stderr.splitlines()
+    assert f"`{head}`" in quick_start
+    cause = "the host name could not be resolved (ClientConnectorDNSError)"
+    _rows_alike(rows, ["brave", *engines], cause)
+    assert rows[0] == (
+        f"  brave: Brave search failed: the connection failed (api.search.brave.com): {cause}"
+    )
+    assert hint.startswith("Not one provider's host name could be resolved")
+    assert key["BRAVE_API_KEY"] not in done.stderr

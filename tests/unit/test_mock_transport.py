@@ -68,7 +68,7 @@ async def test_aiohttp_errors_from_the_handler_become_provider_errors() -> None:
     with pytest.raises(ProviderConnectionError) as caught:
         await transport.send("brave", "Brave", REQUEST)
     assert caught.value.message == (
-        "Brave connection failed (api.search.brave.com): "
+        "Brave search failed: the connection failed (api.search.brave.com): "
         "the server closed the connection (ServerDisconnectedError)"
     )
     assert caught.value.__context__ is None  # nothing of aiohttp's exception is kept

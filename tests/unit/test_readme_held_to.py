@@ -385,7 +385,7 @@ def test_the_proxy_refusal_is_the_transports() -> None:
     import aiohttp
 
     said = proxy_refusal(aiohttp.ClientHttpProxyError(None, (), status=407))  # type: ignore[arg-type]
-    quote = "`Serper connection failed (google.serper.dev): " + f"{said}`"
+    quote = "`Serper search failed: the connection failed (google.serper.dev): " + f"{said}`"
     assert quote in " ".join(_section().split())
 
 

@@ -316,7 +316,7 @@ async def test_size_cap_is_enforced_while_streaming(server: str) -> None:
 async def test_reset_is_a_connection_error(server: str) -> None:
     with pytest.raises(ProviderConnectionError) as caught:
         await _send(server, "/reset")
-    prefix = f"Brave connection failed ({server.removeprefix('http://')}): "
+    prefix = f"Brave search failed: the connection failed ({server.removeprefix('http://')}): "
     assert caught.value.message in (  # an aborted socket reads as either, by timing
         f"{prefix}the server closed the connection (ServerDisconnectedError)",
         f"{prefix}the connection was reset (ClientConnectionResetError)",
@@ -328,7 +328,8 @@ async def test_refused_connection_is_a_connection_error_in_words() -> None:
     with pytest.raises(ProviderConnectionError) as caught:
         await _send(f"http://127.0.0.1:{port}", "/ok")
     assert caught.value.message == (
-        f"Brave connection failed (127.0.0.1:{port}): could not connect (ClientConnectorError)"
+        f"Brave search failed: the connection failed (127.0.0.1:{port}): could not connect "
+        "(ClientConnectorError)"
     )
 
 

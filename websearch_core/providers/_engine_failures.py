@@ -4,7 +4,8 @@ The reference gives Ecosia, Google and Mojeek ``<Engine> search failed: <msg>`` 
 fetch that failed; DuckDuckGo, Bing, Yahoo and Startpage, which it leaves silent, said the
 transport's ``<Engine> connection failed (<host>): ...``. A first user offline read seven
 lines in two wordings for one cause. Every engine now says the reference's form:
-``<Engine> search failed: the connection failed (<host>): <cause>``, built here. An
+``<Engine> search failed: the connection failed (<host>): <cause>``, which the transport
+now gives every provider's failed connection (the API providers' too). An
 engine's own prefix (Google's ``Google browser search failed``) is kept as data
 (:class:`FailureTexts`); the others take :func:`engine_failure_texts` from their label.
 
@@ -18,6 +19,7 @@ it as a provider.
 
 from dataclasses import dataclass
 
+from ..connection_causes import search_failed_prefix
 from ..control_chars import safe_message
 from ..errors import ProviderUnavailableError
 
@@ -47,7 +49,7 @@ def engine_failure_texts(label: str) -> FailureTexts:
         label: The engine's display name (``Ecosia``).
     """
     return FailureTexts(
-        failed=f"{label} search failed: {{}}", timed_out=f"{label} search timed out."
+        failed=f"{search_failed_prefix(label)}{{}}", timed_out=f"{label} search timed out."
     )
 
 
@@ -56,14 +58,21 @@ def without_label(message: str, label: str) -> str:
 
     ``Ecosia search failed: Ecosia connection failed (www.ecosia.org): ...`` said the
     name twice; now ``Ecosia search failed: the connection failed (www.ecosia.org): ...``.
-    The transport's texts start ``<Label> connection ...``, ``<Label> response ...``,
-    ``<Label> request ...`` (nouns, which take "the") or ``<Label> sent ...`` ("it").
-    A text that does not start with the label is kept whole.
+    A connection that failed is worded so by the transport already, for every provider
+    (:func:`~websearch_core.connection_causes.connection_failed`): its stem goes. Its other
+    texts start ``<Label> connection ...``, ``<Label> response ...``, ``<Label> request
+    ...`` (nouns, which take "the") or ``<Label> sent ...`` ("it"). A text that does not
+    start with the label is kept whole.
 
     Example:
-        >>> without_label("Bing connection failed (www.bing.com): refused", "Bing")
-        'the connection failed (www.bing.com): refused'
+        >>> without_label("Bing search failed: the connection failed (x): refused", "Bing")
+        'the connection failed (x): refused'
+        >>> without_label("Bing sent an invalid HTTP response (x): ...", "Bing")
+        'it sent an invalid HTTP response (x): ...'
     """
+    stemmed = message.removeprefix(search_failed_prefix(label))
+    if stemmed != message:
+        return stemmed
     rest = message.removeprefix(f"{label} ")
     if rest == message:
         return message
