@@ -392,18 +392,25 @@ def store_wait_optional() -> bool:
 
 
 def timed_out_text(label: str, seconds: float) -> str:
-    """``<label> request timed out after <seconds>s``, saying so when the deadline set it.
+    """``<label> search timed out after <seconds>s``, saying so when the deadline set it.
 
     A provider cut short by the search's deadline read ``timed out after 0.3s`` as if 0.3 s
     were its own timeout; the text now adds ``, the time left of the 10s deadline``. Every
     timeout of a provider's request is worded here (the transport's, the attempt's hard
     stop, an HTML engine's whole budget).
 
+    The stem is the reference's for the browser engines (``Ecosia search timed out.``,
+    which they say as given when their fetch or browser ran out), with the seconds the
+    reference leaves to us where it is silent: the plain engines and the API providers,
+    which said ``<label> request timed out after ...``, so one slow search listed its
+    timeouts in two wordings, as its failed connections read alike
+    (:func:`~websearch_core.connection_causes.connection_failed`).
+
     Args:
         label: The provider's label.
         seconds: The time the request had.
     """
-    return f"{label} request timed out after {format_seconds(seconds)}s{deadline_clause()}"
+    return f"{label} search timed out after {format_seconds(seconds)}s{deadline_clause()}"
 
 
 def deadline_clause() -> str:

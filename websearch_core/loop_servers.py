@@ -4,7 +4,7 @@ A synchronous call (``run_sync``, a tool's ``invoke``) made while an event loop 
 thread blocks that loop until the call ends. A loopback server started on the same loop
 (the :class:`~websearch_core.testing.Simulator` under ``async with``) then cannot answer:
 the request is accepted by the kernel, waits out ``timeout_seconds`` and fails as
-``Brave request timed out after 5s``, which says nothing of why. The simulator records
+``Brave search timed out after 5s``, which says nothing of why. The simulator records
 here the origins it serves and on which loop; the synchronous bridge asks before it
 blocks, and refuses at once with an error naming the cause and the fix.
 

@@ -99,7 +99,7 @@ async def exclusive_for(
     refresh imports filelock's asynchronous lock here (some thirty modules), and that time
     was added after a wait its caller had sized to end just before the search's attempt
     did. On a loaded machine the attempt's hard stop then came first, and the search
-    failed as a plain timeout ("OpenAI request timed out after 1s") instead of saying the
+    failed as a plain timeout ("OpenAI search timed out after 1s") instead of saying the
     lock was held.
 
     Args:

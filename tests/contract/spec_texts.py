@@ -132,7 +132,7 @@ def timeout_text(provider_id: str, seconds: str) -> str:
     """What the model reads when the provider's request outlived its ``seconds``."""
     if provider_id in BROWSER_TIMEOUT:
         return BROWSER_TIMEOUT[provider_id]
-    return f"{LABEL[provider_id]} request timed out after {seconds}s"
+    return f"{LABEL[provider_id]} search timed out after {seconds}s"
 
 
 def too_large_text(provider_id: str, cap: str) -> str:

@@ -412,7 +412,7 @@ async def test_browser_deadline_gives_the_timeout_text_and_the_browser_survives(
                 await ws.search(QUERY, provider="google")
         (failure,) = caught.value.failures
         assert isinstance(failure, ProviderTimeoutError)
-        # The browser's own text, not the hard stop's "Google request timed out after ...".
+        # The browser's own text, not the hard stop's "Google search timed out after ...".
         assert (failure.message, failure.status) == ("Google browser search timed out.", 504)
         # One load, stopped the reserve before the end of what the attempt gave it.
         assert [ends - load_ends for ends, load_ends in booked] == [pytest.approx(HUNG_RESERVE)]
@@ -439,7 +439,7 @@ async def test_escalation_gets_what_is_left_of_the_call_deadline_not_a_fresh_tim
     (failure,) = caught.value.failures
     assert isinstance(failure, ProviderTimeoutError)
     # The browser itself stopped at the call's deadline (the attempt's hard stop would say
-    # "Google request timed out after ...").
+    # "Google search timed out after ...").
     assert failure.message == "Google browser search timed out."
 
 

@@ -530,7 +530,7 @@ async def test_each_attempt_s_log_record_carries_its_attempt_as_fields(
 
 
 async def test_a_timeout_the_deadline_cut_short_says_so(sim: Simulator) -> None:
-    """``Brave request timed out after 0.6s`` read as Brave's own timeout; it was what was
+    """``Brave search timed out after 0.6s`` read as Brave's own timeout; it was what was
     left of the search's deadline. A provider's own timeout keeps the plain text."""
     sim["tavily"].always(Fault.hang(10))
     sim["brave"].always(Fault.hang(10))
@@ -539,10 +539,10 @@ async def test_a_timeout_the_deadline_cut_short_says_so(sim: Simulator) -> None:
     ) as ws:
         result = await ws.run("python", use_cache=False)
     own, cut = result.response.attempts
-    assert own.detail == "Tavily request timed out after 0.8s"
+    assert own.detail == "Tavily search timed out after 0.8s"
     assert cut.detail is not None
     assert re.fullmatch(
-        r"Brave request timed out after 0\.\ds, the time left of the 1\.5s deadline", cut.detail
+        r"Brave search timed out after 0\.\ds, the time left of the 1\.5s deadline", cut.detail
     )
     assert cut.detail in (result.error or "")
 

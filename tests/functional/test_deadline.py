@@ -46,7 +46,7 @@ async def test_seven_engines_that_never_answer_end_at_the_deadline_with_a_clear_
     assert result.is_error
     # Its 5 s less what the call's setup took, said to a tenth: a whole number reads "3s"
     # (at load 10, 2 runs of 11 left DuckDuckGo a whole 3 s, which "[1-4]\.\d" refused).
-    cut = r"DuckDuckGo request timed out after (5|[0-4](\.\d)?)s, the time left of the 5s"
+    cut = r"DuckDuckGo search timed out after (5|[0-4](\.\d)?)s, the time left of the 5s"
     assert re.search(cut, result.text), result.text
     assert "the 5s deadline for the whole search ran out; not tried: bing, yahoo" in result.text
     skipped = [a.provider for a in result.response.attempts if a.detail == "deadline reached"]
@@ -64,7 +64,7 @@ async def test_each_provider_gets_the_lesser_of_its_timeout_and_what_remains() -
                 result = await ws.run("python asyncio")
     # Brave used its own second; DuckDuckGo then answered.
     assert result.response.provider == "duckduckgo"
-    assert result.response.attempts[0].detail == "Brave request timed out after 1s"
+    assert result.response.attempts[0].detail == "Brave search timed out after 1s"
 
 
 class _SlowCacheStore(MemoryStore):
@@ -111,5 +111,5 @@ async def test_time_spent_before_the_chain_counts_against_the_deadline(method: s
                         await ws.search("python asyncio")
                     text = str(raised.value)
     assert "the 2s deadline for the whole search ran out; not tried: brave" in text, text
-    assert "Brave request timed out" not in text, text
+    assert "Brave search timed out" not in text, text
     assert len(sim["brave"].requests) == 0  # counted: the provider was never asked

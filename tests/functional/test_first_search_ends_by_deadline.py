@@ -51,5 +51,5 @@ def test_the_first_search_of_an_entered_client_ends_by_its_deadline() -> None:
     found = run_watched(_SCRIPT, DEADLINE=_DEADLINE_SECONDS, HANG=_HANG_SECONDS)
     error, took = found["error"], found["took"]
     assert found["imported_first"] is True, found  # entering paid for it, not the call
-    assert isinstance(error, str) and "Brave request timed out" in error, found
+    assert isinstance(error, str) and "Brave search timed out" in error, found
     assert isinstance(took, float) and took < _HANG_SECONDS / 2, found  # cut, not waited out

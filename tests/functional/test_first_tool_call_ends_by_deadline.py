@@ -105,5 +105,5 @@ def test_the_first_search_of_an_entered_adapter_ends_by_its_deadline(adapter: st
     found = run_watched(_SCRIPT, DEADLINE=_DEADLINE_SECONDS, HANG=_HANG_SECONDS, ADAPTER=adapter)
     said, took = found["said"], found["took"]
     assert found["imported_first"] is True, found  # entering paid for it, not the call
-    assert isinstance(said, str) and "Brave request timed out" in said, found
+    assert isinstance(said, str) and "Brave search timed out" in said, found
     assert isinstance(took, float) and took < _HANG_SECONDS / 2, found  # cut, not waited out

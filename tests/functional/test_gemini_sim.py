@@ -1071,7 +1071,7 @@ async def test_invalid_api_key(sim: Simulator) -> None:
 async def test_hang_is_not_retried(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.hang(seconds=10), overrides={"timeout_seconds": 0.5})
     assert isinstance(failure, ProviderTimeoutError)
-    assert failure.message == "Gemini request timed out after 0.5s"
+    assert failure.message == "Gemini search timed out after 0.5s"
     assert len(sim["gemini"].requests) == 1
 
 

@@ -106,7 +106,7 @@ async def test_the_resend_keeps_to_the_attempts_deadline(sim: Simulator) -> None
 
     (failure,) = caught.value.failures
     assert isinstance(failure, ProviderTimeoutError)
-    assert failure.message == "Gemini request timed out after 3s"
+    assert failure.message == "Gemini search timed out after 3s"
     assert len(sim["gemini"].requests) == 2
 
 

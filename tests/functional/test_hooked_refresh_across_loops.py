@@ -277,7 +277,7 @@ async def test_a_slow_first_import_of_the_lock_still_fails_the_search_saying_the
     # The refresh sized its wait for the lock (the attempt's time left, less 0.05 s to
     # report) before its first use imported filelock's asynchronous lock, then waited that
     # long from after the import: under load 16 the attempt's hard stop came first, and
-    # the search failed as "OpenAI request timed out after 1s". The wait now ends when it
+    # the search failed as "OpenAI search timed out after 1s". The wait now ends when it
     # was sized to, whatever came before it.
     _sign_in_expired(sim, sign_in)
     lock_file = store_lock_file(sim)

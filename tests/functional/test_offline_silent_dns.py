@@ -74,7 +74,7 @@ async def test_a_provider_slow_to_answer_a_resolved_name_still_times_out(
         status = {row.id: row for row in await ws.provider_status()}
     assert [result.response.provider for result in answers] == ["duckduckgo"] * 2
     attempt = answers[0].response.attempts[0]
-    assert attempt.detail == f"Bing request timed out after {TIMEOUT:g}s"
+    assert attempt.detail == f"Bing search timed out after {TIMEOUT:g}s"
     mark = status["bing"].mark
     assert mark is not None and mark.kind == "circuit_open"
     assert mark.failures == 2

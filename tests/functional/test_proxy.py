@@ -41,7 +41,7 @@ async def test_a_proxy_that_never_answers_is_named_when_the_request_times_out(
     how: str, named: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A plain http request goes to the proxy whole, with no CONNECT to hang on: a proxy that
-    # takes it and never answers read as "Brave request timed out", as if Brave were slow.
+    # takes it and never answers read as "Brave search timed out", as if Brave were slow.
     # The search still ends at its time limit, and now says which proxy it went through.
     with silent_server() as port:
         proxy = f"http://127.0.0.1:{port}"
@@ -59,5 +59,5 @@ async def test_a_proxy_that_never_answers_is_named_when_the_request_times_out(
             result = await ws.run("python asyncio")
     assert (
         result.error
-        == f"Brave request timed out after 0.5s (sent through the proxy that {named} names)"
+        == f"Brave search timed out after 0.5s (sent through the proxy that {named} names)"
     )

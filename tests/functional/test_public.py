@@ -730,7 +730,7 @@ async def test_a_late_loop_keeps_the_fan_outs_own_answer_over_the_hard_stop(
     A callback sleeps synchronously from shortly before the fan-out's time (0.3 s) until
     well past the attempt's hard stop (0.1 s later), as a loaded machine does: both are due
     in the same loop turn. The hard stop used to win and replace the fan-out's answer (204,
-    the engines that did not answer) with "Public Web request timed out after 0.3s".
+    the engines that did not answer) with "Public Web search timed out after 0.3s".
     """
     _install(monkeypatch, _all_engines()[:2])  # the real 30 s cap: the timeout is the bound
     sim["duckduckgo"].always(Fault.server_error(503, "down"))

@@ -385,14 +385,14 @@ async def test_other_client_error(sim: Simulator) -> None:
 async def test_hang_times_out(sim: Simulator) -> None:
     failure = await _failure_after(sim, Fault.hang(3), always=True, timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
-    assert failure.message == "Startpage request timed out after 0.5s"
+    assert failure.message == "Startpage search timed out after 0.5s"
     assert _shape(sim) == [("GET", "/"), ("GET", "/sp/search")]
 
 
 async def test_hang_of_the_post_times_out(sim: Simulator) -> None:
     failure = await _failure_after(sim, None, Fault.hang(3), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
-    assert failure.message == "Startpage request timed out after 0.5s"
+    assert failure.message == "Startpage search timed out after 0.5s"
 
 
 async def test_reset_of_the_post_is_a_connection_error(sim: Simulator) -> None:

@@ -227,7 +227,7 @@ async def test_a_provider_that_hangs_until_the_deadline_still_has_its_failures_c
             await (await ws.state()).clear("brave")
             for _ in range(2):
                 result = await ws.run("python asyncio", use_cache=False)
-                assert "Brave request timed out" in result.text
+                assert "Brave search timed out" in result.text
             mark = await (await ws.state()).get_mark("brave", time.time())
             await (await ws.state()).clear("brave")
     assert mark is not None and mark.kind == "circuit_open"
@@ -237,7 +237,7 @@ async def test_a_budgeted_reservation_held_up_leaves_the_provider_its_time(
     tmp_path: Path, locked_file: sqlite3.Connection, patient_sqlite: None
 ) -> None:
     # With a budget the reservation is a write. Behind the lock it used up the deadline,
-    # and the provider, never asked, was then reported as "Brave request timed out after
+    # and the provider, never asked, was then reported as "Brave search timed out after
     # 0s" (before the store's waits were bounded: after 10 s), then as "the 1s deadline
     # for the whole search ran out". It now waits a share of the deadline; the budget it
     # could not check is only spent when nothing else can answer (here: nothing else is

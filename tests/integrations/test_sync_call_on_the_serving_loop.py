@@ -3,7 +3,7 @@
 ``run_sync`` and the other synchronous calls block the loop running in their thread until
 they end. A :class:`Simulator` started on that same loop (``async with`` in a test, or in
 a notebook cell) then cannot answer: each call waited out ``timeout_seconds`` and failed
-as ``Brave request timed out after 5s``, which a newcomer cannot act on. It is refused
+as ``Brave search timed out after 5s``, which a newcomer cannot act on. It is refused
 before anything is sent, with the cause and the fix.
 """
 

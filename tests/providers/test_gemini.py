@@ -597,7 +597,7 @@ async def test_connection_failures_move_on_then_resend_three_times(
     with pytest.raises(ProviderConnectionError):
         await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
     assert len(transport.sent) == 5
-    timeout = ProviderTimeoutError("gemini", "Gemini request timed out after 1s", 504)
+    timeout = ProviderTimeoutError("gemini", "Gemini search timed out after 1s", 504)
     transport = ScriptedTransport(timeout)
     with pytest.raises(ProviderTimeoutError):
         await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))

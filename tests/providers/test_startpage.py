@@ -585,7 +585,7 @@ async def test_token_flow_posts_the_hidden_fields() -> None:
     "home",
     [
         ProviderConnectionError("startpage", "Startpage connection failed (x): Reset"),
-        ProviderTimeoutError("startpage", "Startpage request timed out after 2.5s"),
+        ProviderTimeoutError("startpage", "Startpage search timed out after 2.5s"),
         ResponseTooLargeError("startpage", "too large", 500),
         _ok("<html>down</html>", STARTPAGE_HOME_URL, status=503),
         _ok(homepage(), STARTPAGE_HOME_URL, status=403),
@@ -633,12 +633,12 @@ async def test_search_timeout_reports_the_whole_budget() -> None:
     transport = _ScriptedTransport(
         [
             _ok(homepage(), STARTPAGE_HOME_URL),
-            ProviderTimeoutError("startpage", "Startpage request timed out after 4.99s"),
+            ProviderTimeoutError("startpage", "Startpage search timed out after 4.99s"),
         ]
     )
     with pytest.raises(ProviderTimeoutError) as caught:
         await _search(transport)
-    assert caught.value.message == "Startpage request timed out after 5s"
+    assert caught.value.message == "Startpage search timed out after 5s"
 
 
 async def test_results_are_cut_to_the_requested_count() -> None:

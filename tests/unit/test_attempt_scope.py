@@ -112,7 +112,7 @@ async def test_answer_attempt_bounds_the_provider_and_closes_its_scope(behaviour
         with pytest.raises(ProviderTimeoutError) as raised:
             async with asyncio.timeout(HANG_GUARD):
                 await answer_attempt(provider, SearchParams(query="q"), context, timeout=0.2)
-        assert raised.value.message == "Probe request timed out after 0.2s"
+        assert raised.value.message == "Probe search timed out after 0.2s"
         assert raised.value.__context__ is None
         assert provider.ended == "cancelled"  # stopped at its time, not its hour's end
     assert len(provider.seen) == 1 and provider.seen[0] <= 2.0  # the attempt's budget inside
@@ -137,7 +137,7 @@ async def test_a_late_loop_keeps_the_providers_own_answer() -> None:
     """The loop blocked past the attempt's end and its hard stop: the provider still answers.
 
     Both are then due in one loop turn; the hard stop used to cancel the provider while it
-    delivered its own outcome, which became "Probe request timed out after 0.2s".
+    delivered its own outcome, which became "Probe search timed out after 0.2s".
     """
     loop = asyncio.get_running_loop()
     blocker = loop.call_later(0.1, time.sleep, 0.5)  # covers 0.2 s and 0.2 s + the grace
@@ -167,7 +167,7 @@ async def test_a_late_loop_still_stops_a_provider_that_ignores_its_time() -> Non
                 )
     finally:
         blocker.cancel()
-    assert raised.value.message == "Probe request timed out after 0.2s"
+    assert raised.value.message == "Probe search timed out after 0.2s"
     assert probe.ended == "cancelled"  # stopped once the loop ran again, not at its hour's end
     assert remaining_budget(60.0) == 60.0
 

@@ -74,7 +74,7 @@ async def test_a_shorter_attempt_started_under_a_longer_one_stops_at_its_own_tim
                     _Probe(hang=7200), SearchParams(query="q"), context, timeout=0.2
                 )
         except ProviderTimeoutError as error:
-            assert error.message == "Probe request timed out after 0.2s"
+            assert error.message == "Probe search timed out after 0.2s"
         else:
             raise AssertionError("the shorter attempt was not stopped")
         assert not longer.done()  # the longer attempt keeps its own time

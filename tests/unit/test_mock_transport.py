@@ -60,7 +60,7 @@ async def test_a_handler_that_hangs_times_out_with_the_providers_label() -> None
 
     with pytest.raises(ProviderTimeoutError) as caught:
         await MockTransport(hang).send("brave", "Brave", REQUEST, timeout_seconds=0.2)
-    assert caught.value.message == "Brave request timed out after 0.2s"
+    assert caught.value.message == "Brave search timed out after 0.2s"
 
 
 async def test_aiohttp_errors_from_the_handler_become_provider_errors() -> None:

@@ -281,19 +281,19 @@ async def test_send_uses_base_url_override(server: str) -> None:
 
 
 async def test_timeout_is_mapped(server: str) -> None:
-    with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0\.2s"):
+    with pytest.raises(ProviderTimeoutError, match=r"Brave search timed out after 0\.2s"):
         await _send(server, "/slow", timeout=0.2)
 
 
 async def test_the_time_limit_covers_the_body(server: str) -> None:
     """Headers in time and a body that stops coming: the limit ends the read, not the server."""
-    with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0\.3s"):
+    with pytest.raises(ProviderTimeoutError, match=r"Brave search timed out after 0\.3s"):
         await _send(server, "/stalled-body", timeout=0.3)
 
 
 async def test_redirect_hops_share_one_time_limit(server: str) -> None:
     """0.3 s to the redirect and 0.35 s to the answer: each in time, together not."""
-    with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0\.5s"):
+    with pytest.raises(ProviderTimeoutError, match=r"Brave search timed out after 0\.5s"):
         await _send(server, "/late-redirect", timeout=0.5)
     assert SEEN[server] == ["/late-redirect", "/late"]
 
@@ -301,7 +301,7 @@ async def test_redirect_hops_share_one_time_limit(server: str) -> None:
 async def test_a_spent_attempt_budget_sends_nothing(server: str) -> None:
     _, scope = enter_attempt(0.0)
     try:
-        with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0s"):
+        with pytest.raises(ProviderTimeoutError, match=r"Brave search timed out after 0s"):
             await _send(server, "/ok")
     finally:
         leave_attempt(scope)

@@ -99,7 +99,7 @@ The hard deadline is often the fan-out's whole time (a ``timeout_seconds`` or th
 deadline below the 30 s cap), and an engine's time can reach no further, so its request
 timed out at the very instant the wait for it ended. Which of the two the event loop
 happened to run first decided the text: ``All public engines failed: ...; bing: Bing
-request timed out after 0.5s`` (503) or ``Public Web returned no renderable search
+search timed out after 0.5s`` (503) or ``Public Web returned no renderable search
 content.`` (204); 20 runs of one 503 engine and one hanging engine gave 11, 8 and 1 of
 three texts. An engine stopped by the end of that time was still running at the hard
 deadline, so it is cut off, whichever came first."""
