@@ -66,6 +66,29 @@ async def search_options(offline: bool) -> AsyncIterator[dict[str, Any]]:
         yield {"settings": sim.settings()}
 
 
+FRAMEWORKS = {"langchain_core": "langchain", "llama_index": "llamaindex"}
+"""The framework package each example imports first -> the extra that installs it."""
+
+
+def extra_missing(missing: ModuleNotFoundError) -> str:
+    """What to install when an example's framework is missing, as one line for ``SystemExit``.
+
+    Run after ``pip install .`` alone (the Quick start's step 1), an example stopped at its
+    first import with a traceback ending ``No module named 'langchain_core'``; the adapters
+    say which extra to install, but their framework is imported first. A module missing
+    from anything else is raised as it is: it is no extra's.
+    """
+    top = (missing.name or "").partition(".")[0]
+    extra = FRAMEWORKS.get(top)
+    if extra is None:
+        raise missing
+    example = os.path.basename(sys.argv[0]) or "this example"
+    return (
+        f"{example} needs {top}, which is not installed. Install it with: pip install "
+        f'"websearch-tools[{extra}]" (from a checkout of the project: pip install ".[{extra}]")'
+    )
+
+
 def note(text: str) -> None:
     """Say how the example is running, on stderr (stdout is the example's output)."""
     print(f"note: {text}", file=sys.stderr)

@@ -15,11 +15,15 @@ one search and then answers. A real model (``LANGCHAIN_MODEL``, via ``init_chat_
 import asyncio
 from typing import Any
 
-from _setup import langchain_chat_model, parse_args, search_options, served_by
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from _setup import extra_missing, langchain_chat_model, parse_args, search_options, served_by
 
-from langchain_websearch import WebSearchTool
+try:  # the [langchain] extra; without it, say what to install rather than a traceback
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+    from langchain_websearch import WebSearchTool
+except ModuleNotFoundError as missing:
+    raise SystemExit(extra_missing(missing)) from None
 
 QUESTION = "What is new in Python 3.13?"
 

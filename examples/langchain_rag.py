@@ -15,15 +15,20 @@ given, so the output shows exactly what a real model would read. A failed search
 import asyncio
 import sys
 
-from _setup import format_sources, langchain_chat_model, parse_args, search_options
-from langchain_core.documents import Document
-from langchain_core.language_models.fake_chat_models import ParrotFakeChatModel
-from langchain_core.output_parsers import StrOutputParser
-from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import RunnablePassthrough
+from _setup import extra_missing, format_sources, langchain_chat_model, parse_args, search_options
 
-from langchain_websearch import WebSearchRetriever
 from websearch_core import WebSearchError
+
+try:  # the [langchain] extra; without it, say what to install rather than a traceback
+    from langchain_core.documents import Document
+    from langchain_core.language_models.fake_chat_models import ParrotFakeChatModel
+    from langchain_core.output_parsers import StrOutputParser
+    from langchain_core.prompts import ChatPromptTemplate
+    from langchain_core.runnables import RunnablePassthrough
+
+    from langchain_websearch import WebSearchRetriever
+except ModuleNotFoundError as missing:
+    raise SystemExit(extra_missing(missing)) from None
 
 QUESTION = "What is new in Python 3.13?"
 

@@ -16,12 +16,16 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from _setup import llamaindex_llm, parse_args, search_options, served_by
-from llama_index.core.agent.workflow import AgentOutput, FunctionAgent, ToolCallResult
-from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
-from llama_index.core.llms.mock import MockFunctionCallingLLM
+from _setup import extra_missing, llamaindex_llm, parse_args, search_options, served_by
 
-from llamaindex_websearch import create_web_search_tool
+try:  # the [llamaindex] extra; without it, say what to install rather than a traceback
+    from llama_index.core.agent.workflow import AgentOutput, FunctionAgent, ToolCallResult
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+    from llama_index.core.llms.mock import MockFunctionCallingLLM
+
+    from llamaindex_websearch import create_web_search_tool
+except ModuleNotFoundError as missing:
+    raise SystemExit(extra_missing(missing)) from None
 
 QUESTION = "What is new in Python 3.13?"
 

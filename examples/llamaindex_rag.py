@@ -16,12 +16,17 @@ a real LLM (LlamaIndex's configured default) would read. A failed search raises
 import asyncio
 import sys
 
-from _setup import llamaindex_llm, parse_args, search_options
-from llama_index.core.llms import MockLLM
-from llama_index.core.query_engine import RetrieverQueryEngine
+from _setup import extra_missing, llamaindex_llm, parse_args, search_options
 
-from llamaindex_websearch import WebSearchRetriever
 from websearch_core import WebSearchError
+
+try:  # the [llamaindex] extra; without it, say what to install rather than a traceback
+    from llama_index.core.llms import MockLLM
+    from llama_index.core.query_engine import RetrieverQueryEngine
+
+    from llamaindex_websearch import WebSearchRetriever
+except ModuleNotFoundError as missing:
+    raise SystemExit(extra_missing(missing)) from None
 
 QUESTION = "What is new in Python 3.13?"
 
