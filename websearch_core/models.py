@@ -26,7 +26,7 @@ from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 
 
 from .content.models import PageContent
 from .domain_names import domain_name
-from .js_trim import is_blank
+from .js_trim import JS_WHITESPACE, is_blank
 from .language_tags import canonical_tag, is_language_tag, names_no_language
 from .meant_names import named_extras
 from .param_names import param_meant
@@ -70,10 +70,18 @@ def refuse_blank_query(value: object) -> object:
     1 character", while a blank query read "must not be blank". The bound stays in the
     JSON schema; anything not a string is left to the field's strict type check.
 
+    Whitespace is what the spec's JavaScript ``trim()`` strips
+    (:data:`~websearch_core.js_trim.JS_WHITESPACE`): ``str.strip`` kept U+FEFF, so a query
+    of a byte-order mark (what a file saved with one gives first) was sent to every
+    provider as a search for nothing. The query is sent as written, not shown, so the
+    separators :func:`~websearch_core.js_trim.trim` also takes from a field's ends are not
+    whitespace here: U+001C..U+001F and U+0085 are controls, which
+    :func:`refuse_unsendable_query` names with their place.
+
     Raises:
         ValueError: The query is a string with nothing but whitespace in it.
     """
-    if isinstance(value, str) and not value.strip():
+    if isinstance(value, str) and not value.strip(JS_WHITESPACE):
         raise ValueError(BLANK_QUERY)
     return value
 
