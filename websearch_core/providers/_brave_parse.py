@@ -20,6 +20,7 @@ from dateutil import parser as date_parser
 from ..date_zone import with_zone
 from ..errors import ResponseParseError
 from ..format import truncate_text
+from ..js_trim import trim
 from ..models import SearchSource
 from ._common import (
     MAX_DATE_TEXT,
@@ -65,7 +66,7 @@ _RELATIVE = re.compile(r"\b(?:ago|yesterday|today|now|last|next)\b", re.IGNORECA
 
 
 def _normalise_url(raw: str) -> str | None:
-    url = raw.strip()
+    url = trim(raw)  # the one field rule: a BOM at the ends goes, as ``url.trim()`` takes it
     if _PLAIN_URL.fullmatch(url):  # already in the form the general path gives
         return url if len(url) <= MAX_URL_LENGTH else None
     if _PLAIN_HOST.fullmatch(url):  # that form but for the empty path

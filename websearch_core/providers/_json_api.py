@@ -110,11 +110,17 @@ def json_object(text: str) -> Mapping[str, Any] | None:
 def http_url(value: Any) -> str | None:
     """``value`` trimmed when it is an absolute ``http(s)`` URL with a host, else ``None``.
 
+    Trimmed by the one field rule (:func:`~websearch_core.js_trim.trim`), as the spec's
+    ``url.trim()`` and the other parsers' URL readers trim: ``str.strip`` kept a BOM at
+    the ends, and the URL check then dropped the whole result.
+
     Example:
         >>> http_url(" https://a.example/x "), http_url("ftp://a.example"), http_url(None)
         ('https://a.example/x', None, None)
+        >>> http_url("\ufeffhttps://a.example/x\ufeff")
+        'https://a.example/x'
     """
-    url = value.strip() if isinstance(value, str) else ""
+    url = trim(value) if isinstance(value, str) else ""
     return url if is_http_url(url) else None
 
 
