@@ -21,6 +21,7 @@ public API's; that ``chatgpt.com``'s Codex backend sends the same codes is not c
 from typing import Any, Final
 
 from ..errors import CreditsSpentError
+from ..js_trim import trim
 from ..json_decode import json_loads
 from .base import ErrorMap
 
@@ -49,7 +50,7 @@ def error_code(body: str) -> str | None:
         return None
     error = data.get("error") if isinstance(data, dict) else None
     code = error.get("code") if isinstance(error, dict) else None
-    return code.strip() or None if isinstance(code, str) else None
+    return trim(code) or None if isinstance(code, str) else None
 
 
 ERRORS: Final = ErrorMap(

@@ -361,7 +361,8 @@ def parse_mcp_body(
     error = message.get("error")
     if error is not None:
         detail = error.get("message") if isinstance(error, Mapping) else error
-        text = detail if isinstance(detail, str) and detail.strip() else json.dumps(error)
+        shown = trim(detail) if isinstance(detail, str) else ""  # the field rule's trim
+        text = shown or json.dumps(error)
         raise SearchProviderError(PROVIDER_ID, f"MCP error: {text}")
     result = message.get("result")
     if not isinstance(result, Mapping):
@@ -370,7 +371,7 @@ def parse_mcp_body(
         )
     texts = _content_texts(result)
     if result.get("isError"):
-        first = next((text.strip() for text in texts if text.strip()), "")
+        first = next(filter(None, map(trim, texts)), "")
         if FREE_RATE_LIMIT.lower() in first.lower():
             raise RateLimitedError(PROVIDER_ID, first, 429)
         raise SearchProviderError(PROVIDER_ID, first or "Exa MCP returned an error")

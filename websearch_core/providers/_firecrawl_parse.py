@@ -13,7 +13,7 @@ from ..js_trim import trim
 from ..models import SearchSource
 from ._common import collapse_whitespace, first_items
 from ._field_errors import field_error
-from ._json_api import item_url
+from ._json_api import item_url, text_or_none
 
 __all__ = ["REQUEST_FAILED", "UNEXPECTED_SHAPE", "parse_results"]
 
@@ -29,7 +29,7 @@ def _items(data: Any) -> list[Any]:
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
     if data.get("success") is False:
         error = data.get("error")
-        message = error.strip() if isinstance(error, str) and error.strip() else REQUEST_FAILED
+        message = text_or_none(error) or REQUEST_FAILED  # trimmed by the field rule
         raise SearchProviderError(PROVIDER_ID, message)
     payload = data.get("data")
     if isinstance(payload, list):  # v1

@@ -25,6 +25,7 @@ from ..errors import (
     ProviderTimeoutError,
     SearchProviderError,
 )
+from ..js_trim import trim
 from ..json_decode import json_loads
 from ..transport import clamp_hint, parse_retry_after
 from ._engine_failures import FailureTexts, reworded, without_label
@@ -57,7 +58,7 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 
 def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
+    return (trim(value) or None) if isinstance(value, str) else None
 
 
 def _int(value: Any) -> int | None:

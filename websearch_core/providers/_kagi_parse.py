@@ -28,7 +28,7 @@ from ._common import (
     is_http_url,
     normalise_text,
 )
-from ._json_api import error_for_status, json_object
+from ._json_api import error_for_status, json_object, text_or_none
 
 __all__ = [
     "DEFAULT_RESULTS",
@@ -182,8 +182,8 @@ def parse_body(
 
 def _error_entry(value: Any) -> tuple[str | None, Any]:
     """``(message, code)`` of an ``error`` / ``errors`` value: a string or a list of objects."""
-    if isinstance(value, str) and value.strip():
-        return value.strip(), None
+    if isinstance(value, str):
+        return text_or_none(value), None  # trimmed by the field rule, as every message
     if isinstance(value, Mapping):
         value = [value]
     if not isinstance(value, list) or not value or not isinstance(value[0], Mapping):
@@ -192,7 +192,7 @@ def _error_entry(value: Any) -> tuple[str | None, Any]:
     code = first.get("code")
     message = _first_text(first, ("message", "msg"))
     if not message and isinstance(code, str | int) and not isinstance(code, bool):
-        message = str(code)
+        message = trim(str(code))
     return message or None, code
 
 
@@ -221,7 +221,7 @@ def error_code(body: str) -> str | None:
     _, code = body_error(json_object(body.strip()))
     if isinstance(code, bool) or not isinstance(code, int | str):
         return None
-    return str(code).strip() or None
+    return text_or_none(str(code))
 
 
 def error_detail(status: int, body: str) -> str:

@@ -70,9 +70,9 @@ def _find_message(value: Any) -> str | None:
     if not isinstance(value, Mapping):
         return None
     for key in _MESSAGE_KEYS:
-        text = value.get(key)
-        if isinstance(text, str) and text.strip():
-            return text.strip()
+        text = text_or_none(value.get(key))  # the field rule: a lone BOM is no message
+        if text is not None:
+            return text
     preferred = [value.get(key) for key in _MESSAGE_KEYS]
     others = [item for key, item in value.items() if key not in _MESSAGE_KEYS]
     return next((found for found in map(_find_message, [*preferred, *others]) if found), None)

@@ -24,6 +24,7 @@ from typing import Final
 from ..errors import AuthorizationError
 from ..provider_types import ErrorMap
 from ..transport import clamp_hint, parse_retry_after
+from ._json_api import text_or_none
 from ._zai_parse import decode_text
 from ._zai_rpc import BUSINESS_CODES
 
@@ -47,9 +48,9 @@ def error_text(status: int, body: str) -> str | None:
     for candidate in (data, data.get("error") if isinstance(data, Mapping) else None):
         if isinstance(candidate, Mapping):
             for key in ("msg", "message", "error_message", "error"):
-                value = candidate.get(key)
-                if isinstance(value, str) and value.strip():
-                    return value.strip()
+                value = text_or_none(candidate.get(key))  # a lone BOM is no message
+                if value is not None:
+                    return value
     return None
 
 
@@ -68,8 +69,8 @@ def business_code(body: str) -> str | None:
     error = data.get("error")
     for candidate in (error if isinstance(error, Mapping) else {}, data):
         code = candidate.get("code")
-        if isinstance(code, str) and code.strip():
-            return code.strip()
+        if isinstance(code, str) and (text := text_or_none(code)) is not None:
+            return text
         if isinstance(code, int) and not isinstance(code, bool):
             return str(code)
     return None

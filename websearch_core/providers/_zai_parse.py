@@ -181,9 +181,9 @@ def _request_id(*values: Any) -> str | None:
         if not isinstance(value, Mapping):
             continue
         for key in ("request_id", "requestId", "id"):
-            found = value.get(key)
-            if isinstance(found, str) and found.strip():
-                return found.strip()
+            found = text_or_none(value.get(key))  # an id of a lone BOM is none
+            if found is not None:
+                return found
     return None
 
 

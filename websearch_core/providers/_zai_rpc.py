@@ -32,6 +32,7 @@ from ..sse import SseError, SseEvent, parse_sse
 from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream, sse_payloads
 from ..transport import HttpResponse, SseResponse, classify_http_error
 from ._common import HTTP_STATUS_TEXT
+from ._json_api import text_or_none
 
 __all__ = [
     "BUSINESS_CODES",
@@ -169,9 +170,9 @@ def _classified(status: int | None, message: str, code: Any = None) -> SearchPro
 
 def _first_text(value: Mapping[str, Any], keys: Iterable[str]) -> str | None:
     for key in keys:
-        text = value.get(key)
-        if isinstance(text, str) and text.strip():
-            return text.strip()
+        text = text_or_none(value.get(key))  # the field rule: a lone BOM is no message
+        if text is not None:
+            return text
     return None
 
 
@@ -201,6 +202,6 @@ def raise_for_rpc_error(message: Mapping[str, Any]) -> None:
         raise _classified(_http_like(code), f"Z.AI MCP error ({code}): {text}")
     result = message.get("result")
     if isinstance(result, Mapping) and result.get("isError") is True:
-        text = "\n".join(content_texts(result)).strip() or "Z.AI MCP tool call failed"
+        text = text_or_none("\n".join(content_texts(result))) or "Z.AI MCP tool call failed"
         found = _MCP_ERROR_CODE.search(text)
         raise _classified(_http_like(abs(int(found.group(1)))) if found else None, text)
