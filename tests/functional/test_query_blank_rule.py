@@ -96,3 +96,18 @@ async def test_a_bom_beside_text_and_other_invisibles_are_sent_as_written(
 
     (request,) = sim["brave"].requests
     assert request.query_dict()["q"] == query
+
+
+async def test_parallel_s_cut_keywords_lose_a_bom_the_objective_keeps() -> None:
+    """Failed before: a query over Parallel's 200-character keyword limit was trimmed by
+    ``str.strip`` before the cut, so the keyword form began with the BOM the blank check
+    now calls whitespace; the objective is the query as written."""
+    terms = " ".join(f"term{i:03d}" for i in range(60))  # 479 characters
+    query = f"\ufeff {terms} \ufeff"
+    async with Simulator(["parallel"]) as simulator:
+        async with sim_client(simulator) as ws:
+            await ws.run(query, provider="parallel", use_cache=False)
+        body = simulator["parallel"].requests[0].json()
+
+    assert body["objective"] == query
+    assert body["search_queries"] == [" ".join(f"term{i:03d}" for i in range(25))]

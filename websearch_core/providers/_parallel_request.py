@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any, Final
 
 from ..filters import TERM_OPERATORS, FilterSupport
+from ..js_trim import trim
 from ..models import SearchParams
 from ._common import recency_start
 from ._parallel_parse import DEFAULT_RESULTS
@@ -70,8 +71,9 @@ def keyword_query(query: str) -> str:
     Parallel refuses a longer entry. The whole query still reaches Parallel as the
     ``objective``, so cutting the keyword form loses nothing the search is told; cutting
     between words keeps every keyword that is sent whole. A first word longer than the
-    limit is cut where the limit falls. A query that is cut loses its outer whitespace and
-    has its inner whitespace collapsed to single spaces.
+    limit is cut where the limit falls. A query that is cut loses its outer whitespace (the
+    field rule's, :func:`~websearch_core.js_trim.trim`: a BOM too, which a cut keyword form
+    kept first) and has its inner whitespace collapsed to single spaces.
 
     Examples:
         >>> keyword_query("rust async")
@@ -83,7 +85,7 @@ def keyword_query(query: str) -> str:
     """
     if len(query) <= MAX_KEYWORD_QUERY_CHARS:
         return query
-    text = query.strip()  # never blank: a query is validated non-blank
+    text = trim(query)  # never blank: a query is validated non-blank by the same whitespace
     if len(text) <= MAX_KEYWORD_QUERY_CHARS:
         return text
     window = text[: MAX_KEYWORD_QUERY_CHARS + 1]
