@@ -10,7 +10,7 @@ import it without importing the orchestration that imports them.
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .query_secrets import query_secrets
+from .query_secrets import query_secrets, setting_pairs
 from .redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
 
 if TYPE_CHECKING:
@@ -28,7 +28,8 @@ def settings_secrets(settings: "Settings", *, unread_words: bool = True) -> tupl
     (``https://user:pw@gateway``), and credentials in their query strings
     (``https://gateway/?token=...``: the SearXNG endpoint's query is sent with the search).
     ``unread_words``: whether a word under a query name nothing reads is one
-    (``query_secrets``): not for a successful answer's mask (:func:`call_redactor`).
+    (``query_secrets``), and a word under a setting's name with that name
+    (``setting_pairs``): not for a successful answer's mask (:func:`call_redactor`).
     """
     searxng = settings.searxng
     revealed: list[str] = [
@@ -50,6 +51,8 @@ def settings_secrets(settings: "Settings", *, unread_words: bool = True) -> tupl
             revealed.extend(userinfo_secrets(url))
         if "?" in url:
             revealed.extend(query_secrets(url, unread_words=unread_words))
+            if unread_words:  # a word with its setting's name, as a refused request's quote
+                revealed.extend(setting_pairs(url))
     return tuple(revealed)
 
 

@@ -25,6 +25,14 @@ logs only (where a gateway quotes the request), never in a successful answer: a 
 never in a provider's answer about the world, and a word there is the world's. A word
 under a setting's name that the setting never takes (``?language=Qx7w``: no language
 tag) is read the same way (:mod:`websearch_core.setting_values`).
+
+A word a setting does take (``?theme=abcdefghij``, ``?engines=hunterxyzw``), or any word
+under a setting whose values are free (``?model=Qx7w``), is told from that setting's value
+by nothing in it; masked alone, it would take the engine's name out of the unanswered
+engines' line and every such word out of an error. Where it stands after its name, as a
+gateway quotes the request it refused (``GET /search?theme=abcdefghij&q=``), the place
+says it is the URL's: that pair is masked whole, on the failure path only
+(:func:`setting_pairs`). The word alone stays shown.
 """
 
 import re
@@ -41,6 +49,7 @@ __all__ = [
     "SHORT_KEY_LENGTH",
     "TOKEN_LENGTH",
     "query_secrets",
+    "setting_pairs",
 ]
 
 CREDENTIAL_WORDS = ("key", "token", "auth", "secret", "pass", "sig", "session", "credential")
@@ -149,6 +158,71 @@ def query_secrets(url: str, *, unread_words: bool = True) -> tuple[str, ...]:
         found.extend([value for _, value in decoded])
         found.append(written)
     return tuple(dict.fromkeys(value for value in found if value))
+
+
+def setting_pairs(url: str) -> tuple[str, ...]:
+    """Each word under a setting's name in ``url``'s query, with its name: ``theme=abcdefghij``.
+
+    What a failure's mask adds to :func:`query_secrets` (never an answer's, nor a fetched
+    page's: the word alone is the setting's there). A value :func:`query_secrets` takes
+    is masked alone already, so it is left out.
+
+    Example:
+        >>> setting_pairs("https://searx.example/?theme=abcdefghij&model=Qx7w&pageno=2")
+        ('theme=abcdefghij', 'model=Qx7w')
+        >>> setting_pairs("https://searx.example/?language=Qx7w&format=json"), setting_pairs("x")
+        ((), ())
+    """
+    if "?" not in url:
+        return ()
+    try:
+        query = urlsplit(url).query
+    except ValueError:  # as in query_secrets: the URL's own check names it
+        return ()
+    found: list[str] = []
+    for pair in query.split("&"):
+        name, equals, written = pair.partition("=")
+        value = unquote(written)
+        if equals and value in query_secrets(f"?{pair}"):
+            continue
+        if equals and _is_setting_word(name, value):
+            found.extend(_quoted_pairs(name, written, value))
+    return tuple(dict.fromkeys(found))
+
+
+def _is_setting_word(name: str, value: str) -> bool:
+    """Whether ``value`` is one word under a setting's ``name``, as a short key would be.
+
+    The shape :func:`_is_unread_word` takes under a name nothing reads (4-15 letters or
+    digits, no number alone, no switch), under a name SearXNG or an API does read.
+
+    Example:
+        >>> _is_setting_word("theme", "abcdefghij"), _is_setting_word("model", "Qx7w")
+        (True, True)
+        >>> _is_setting_word("model", "gpt-4o-mini"), _is_setting_word("pageno", "2")
+        (False, False)
+        >>> _is_setting_word("format", "json"), _is_setting_word("gw", "Qx7w")
+        (False, False)
+    """
+    if unquote(name).lower() not in SETTING_NAMES or _WORD.fullmatch(value) is None:
+        return False
+    return not value.isdigit() and value.lower() not in ORDINARY_VALUES
+
+
+def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
+    """A setting's word with its name, as a quoted request writes it: ``theme=abcdefghij``.
+
+    As written in the URL and decoded. A gateway that refuses a request quotes its query
+    so; the same word alone is as likely the setting's own (an engine named in the
+    unanswered engines' line), so only the pair is masked, and only on the failure path.
+
+    Example:
+        >>> _quoted_pairs("theme", "abcdefghij", "abcdefghij")
+        ['theme=abcdefghij']
+        >>> _quoted_pairs("model", "Qx%37w", "Qx7w")
+        ['model=Qx%37w', 'model=Qx7w']
+    """
+    return list(dict.fromkeys([f"{name}={written}", f"{unquote(name)}={value}"]))
 
 
 def _names_credential(name: str) -> bool:

@@ -142,3 +142,67 @@ def test_guard_each_settings_own_values_stay_ordinary() -> None:
         "&locale=en_GB&country=deu&region=us-east-1"
     )
     assert query_secrets(url) == ()
+
+
+SETTING_WORDS = {
+    "theme": "abcdefghij",
+    "engines": "hunterxyzw",
+    "categories": "abcdefghij",
+    "autocomplete": "hunterxyzw",
+    "model": "Qx7w",
+    "deployment": "Kp9vTq",
+    "tenant": "abcdefgh",
+    "enabled_plugins": "Qx7w",
+}
+"""A key written under a setting's name, of a shape that setting takes: a lower-case word
+under SearXNG's ``theme``, ``engines``, ``categories``, ``autocomplete`` (keys57's data
+reads each as that setting's), any word under a setting whose values are free."""
+
+
+async def _failure_quoting(
+    endpoint_query: str, message: str, caplog: pytest.LogCaptureFixture
+) -> tuple[str, str]:
+    """The tool's text, and everything the failure and the DEBUG records show, for a
+    SearXNG endpoint written with ``endpoint_query`` whose gateway fails quoting ``message``."""
+    caplog.set_level(logging.DEBUG)
+    async with Simulator(["searxng"]) as sim:
+        origin = sim["searxng"].base_url
+        sim["searxng"].always(json_fault(500, message))
+        settings = sim.settings(
+            rate_limit_wait_seconds=0, searxng={"endpoint": f"{origin}/{endpoint_query}"}
+        )
+        async with WebSearch(settings) as ws:
+            result = await ws.run("python asyncio", provider="searxng")
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search("python asyncio", provider="searxng", use_cache=False)
+    seen = [result.text, repr(result), *reachable_texts(caught.value)]
+    return result.text, "\n".join([*seen, *library_logs(caplog.records)])
+
+
+@pytest.mark.parametrize(("name", "secret"), sorted(SETTING_WORDS.items()))
+async def test_a_settings_word_in_a_quoted_request_never_shows(
+    name: str, secret: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A word under a setting's name, quoted with its name by a refusing gateway, is masked.
+
+    Nothing in ``abcdefghij`` tells it from a theme, nor ``Qx7w`` from a model's name;
+    after its name in a quoted request it is the URL's, and a key the user wrote there.
+    Failed before: 8 of 8 (the word shown in the error, the tool's text and the log).
+    """
+    text, everything = await _failure_quoting(
+        f"?{name}={secret}", f"refused GET /search?{name}={secret}&q=x", caplog
+    )
+    assert "refused get /search?" in text.lower() and "&q=x" in text
+    assert secret.lower() not in everything.lower()
+
+
+async def test_guard_a_settings_word_alone_stays_in_a_failure(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A guard: the same word alone (an engine named as it failed) stays shown.
+
+    ``?engines=hunterxyzw`` names an engine too, and the unanswered engines' line and
+    SearXNG's errors name it; only the pair with its name is masked. Passed on main.
+    """
+    text, _ = await _failure_quoting("?engines=hunterxyzw", "engine hunterxyzw timed out", caplog)
+    assert "engine hunterxyzw timed out" in text
