@@ -90,10 +90,11 @@ _OFFSET = re.compile(r"[0-9A-Fa-f]{4,8}(?::[ \t]|[ \t]{2,})")
 _WIDEST_GAP = 3
 """The farthest apart two characters of one line's column stand (``hexdump -C``'s middle
 gap); the next line's stand past its offset, 8 characters or more away."""
-_FEWEST_LINES = 2
-"""A block of one line is read as it is written already (:mod:`.hex_groups`, the plain
-rules); the columns matter only where a key crosses a line's end. An ``od -c`` block is
-read from one line: its characters stand four columns apart, which no plain rule reads."""
+_FEWEST_LINES = 1
+"""A block of one line is read too: the plain rules (:mod:`.hex_groups`) read its hex as
+written, but a dump quoted one line alone (or a line a log record of its own) may start
+or end inside a key, and only a column read whole says where the dump's edges are
+(``redaction``'s edge pieces); its text column is read for a short key's inside too."""
 
 
 class ColumnReading:
@@ -137,7 +138,7 @@ class ColumnReading:
 def dump_readings(text: str) -> list[ColumnReading]:
     r"""The hex column and the text column of each block of dump lines in ``text``.
 
-    A block is two or more dump lines in a row (of one kind or the other).
+    A block is one dump line or more in a row (of one kind or the other).
 
     Example:
         >>> dump = "00000000: 736b 2d61  sk-a\n00000004: 6263 6465  bcde"
@@ -208,7 +209,7 @@ def _bytes_shown(line: re.Match[str]) -> int:
 
 
 def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
-    """A block's hex column and text column, each joined; none for a block of one line.
+    """A block's hex column and text column, each joined, from one line on.
 
     ``od -c`` lines are read apart from the others (:func:`_characters_reading`), from
     one line on.

@@ -17,7 +17,7 @@ import base64
 import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
 from .dump_lines import dump_readings, line_pieces
@@ -44,6 +44,14 @@ MIN_SECRET_LENGTH = 4
 """Shorter values are not treated as secrets: masking them would mangle ordinary text."""
 PREFIX_LENGTH = 8
 """A run of at least this many leading characters of a token counts as a leak."""
+EDGE_BYTES = 2
+"""The fewest of a key's bytes at a dump's edge that are masked (``_EchoFinder.edge_spans``).
+
+A key split over two dump lines read apart (one line quoted alone, each in a log record
+of its own) shows under :data:`PREFIX_LENGTH` bytes on each: no head, no run, no window
+of 8 is there to find. At the very edge of a dump's column, two bytes that are a key's
+first (or last) two are taken for it: a request's dump holds them there only by chance
+otherwise, and two bytes of a dump masked cost a reader nothing; one byte is any text's."""
 MIN_TOKEN_LENGTH = 16
 """Only secrets this long are matched by prefix (a short value's first characters are
 ordinary text); see :func:`_is_token` for the shapes left out."""
@@ -357,6 +365,7 @@ class Redactor:
             found = self._written_spans(reading.text)
             if self._echoes is not None:
                 found += self._echoes.inside_spans(reading.text)
+                found += self._echoes.edge_spans(reading.text)
             for start, end in found:
                 spans += reading.pieces(start, end)
         return spans
@@ -556,6 +565,7 @@ class _RunFinder:
         return spans
 
 
+_HEX_DIGITS = re.compile("[0-9A-Fa-f]+")
 _HEX_BLOCK = re.compile(f"[0-9A-Fa-f]{{{HEX_RUN // 2}}}")
 """The fewest hex digits in a row a key's hex is found by: a block of a run (12), fewer
 than a head (16)."""
@@ -584,6 +594,8 @@ class _EchoFinder:
     __slots__ = (
         "_core_runs",
         "_cores",
+        "_edge_hex",
+        "_edge_text",
         "_ends",
         "_hex",
         "_hex_runs",
@@ -623,6 +635,8 @@ class _EchoFinder:
         self._little_hex = (
             re.compile("|".join(map(re.escape, reversed(whole))), re.IGNORECASE) if whole else None
         )
+        self._edge_text = _EdgePieces([*tokens, *little], str.lower)
+        self._edge_hex = _EdgePieces([*tokens, *little], hex_form)
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where each such form is in ``text``."""
@@ -651,6 +665,19 @@ class _EchoFinder:
             return []
         return [(found.start(), found.end(1)) for found in self._inside.finditer(text)]
 
+    def edge_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where a dump's column ends in a key's head or opens with its tail (``_EdgePieces``).
+
+        Only a dump's column, read whole: its ends are where the dump itself starts and
+        stops (a log that quotes one line of it, a dump cut short), so what stands there
+        is the request's bytes, and a piece of a key there is that key cut by the dump.
+        A hex column (all hex digits) is read for the pieces' hex, any column as text.
+        """
+        spans = self._edge_text.spans(text)
+        if _HEX_DIGITS.fullmatch(text):
+            spans += self._edge_hex.spans(text)
+        return spans
+
     def _hex_spans(self, text: str) -> list[tuple[int, int]]:
         """Where a key's hex is in ``text``: from its head, a run from inside it, or whole.
 
@@ -665,6 +692,51 @@ class _EchoFinder:
         if _HEX_BLOCK.search(text) is None:
             return spans
         return spans + self._hex.spans(text) + self._hex_runs.spans(text)
+
+
+class _EdgePieces:
+    """Keys' heads and tails a dump's edge may show, in one form (text, or hex), lower case.
+
+    Attributes:
+        heads: Each key's first :data:`EDGE_BYTES` to ``len - 1`` bytes, up to a token's
+            length (a longer piece is a head or a run the other readers find).
+        tails: Each key's last bytes of the same lengths.
+        longest: The longest piece, in characters.
+    """
+
+    __slots__ = ("heads", "longest", "tails")
+
+    def __init__(self, keys: Iterable[str], form: Callable[[str], str]) -> None:
+        heads: set[str] = set()
+        tails: set[str] = set()
+        for key in keys:
+            if not key.isascii():  # a byte is a character only in ASCII
+                continue
+            for size in range(EDGE_BYTES, min(len(key), MIN_TOKEN_LENGTH)):
+                heads.add(form(key[:size]).lower())
+                tails.add(form(key[-size:]).lower())
+        self.heads = frozenset(heads)
+        self.tails = frozenset(tails)
+        self.longest = max(map(len, heads | tails), default=0)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where ``text`` ends in the longest head it holds, and opens with the longest tail.
+
+        Example:
+            >>> pieces = _EdgePieces(["Qx7w"], hex_form)
+            >>> sorted(pieces.heads), pieces.spans("41415178"), pieces.spans("37774141")
+            (['5178', '517837'], [(4, 8)], [(0, 4)])
+        """
+        lowered = text.lower()
+        spans = []
+        sizes = range(min(len(lowered), self.longest), EDGE_BYTES - 1, -1)
+        head = next((size for size in sizes if lowered[-size:] in self.heads), 0)
+        if head:
+            spans.append((len(text) - head, len(text)))
+        tail = next((size for size in sizes if lowered[:size] in self.tails), 0)
+        if tail:
+            spans.append((0, tail))
+        return spans
 
 
 def _masked(text: str, spans: list[tuple[int, int]], *, joined: bool = False) -> str:
