@@ -18,6 +18,7 @@ known here.
 """
 
 import re
+from collections.abc import Callable, Sequence
 
 __all__ = ["ColumnReading", "dump_readings", "line_pieces"]
 
@@ -94,7 +95,7 @@ _FEWEST_LINES = 1
 """A block of one line is read too: the plain rules (:mod:`.hex_groups`) read its hex as
 written, but a dump quoted one line alone (or a line a log record of its own) may start
 or end inside a key, and only a column read whole says where the dump's edges are
-(``redaction``'s edge pieces); its text column is read for a short key's inside too."""
+(``redaction``'s edge pieces): a lone line's columns are read for their edges only."""
 
 
 class ColumnReading:
@@ -102,14 +103,25 @@ class ColumnReading:
 
     Attributes:
         text: The column's characters, line after line, nothing between them.
+        lone: Whether the column is one line's, which the plain rules read as written
+            already (:mod:`.hex_groups`): only its edges are read there, where a key
+            cut by the dump's own start or end stands.
     """
 
-    __slots__ = ("_at", "_gap", "text")
+    __slots__ = ("_at", "_gap", "lone", "text")
 
-    def __init__(self, text: str, at: list[int], gap: int = _WIDEST_GAP) -> None:
+    def __init__(
+        self,
+        text: str,
+        at: Sequence[int] | Callable[[], Sequence[int]],
+        gap: int = _WIDEST_GAP,
+        *,
+        lone: bool = False,
+    ) -> None:
         self.text = text
-        self._at = at
+        self._at = at  # a lone line's are worked out only once something is found there
         self._gap = gap
+        self.lone = lone
 
     def pieces(self, start: int, end: int) -> list[tuple[int, int]]:
         r"""The spans of the dump that ``self.text[start:end]`` was read from, one a line.
@@ -124,7 +136,8 @@ class ColumnReading:
         """
         pieces: list[tuple[int, int]] = []
         # Sorted: a word's bytes (``od -t x2``) are read in another order than written.
-        places = sorted(self._at[start:end])
+        at = self._at() if callable(self._at) else self._at
+        places = sorted(at[start:end])
         first = last = places[0]
         for place in places[1:]:
             if place - last > self._gap:  # another line's
@@ -222,6 +235,8 @@ def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
         readings += _words_readings(words)
     if len(block) < _FEWEST_LINES:
         return readings
+    if len(block) == 1:
+        return readings + _lone_readings(block[0])
     digits: list[str] = []
     digits_at: list[int] = []
     shown: list[str] = []
@@ -240,6 +255,36 @@ def _block_readings(block: list[re.Match[str]]) -> list[ColumnReading]:
     readings.append(ColumnReading("".join(digits), digits_at))
     if shown:
         readings.append(ColumnReading("".join(shown), shown_at))
+    return readings
+
+
+def _lone_readings(line: re.Match[str]) -> list[ColumnReading]:
+    """A lone line's hex column and text column, each one string, its places worked out late.
+
+    Most lone lines hold no key's edge, and a list of every digit's place cost a lone
+    line's mask more than the rest of its reading did: the text column's places are a
+    range, the hex column's found only when asked.
+
+    Example:
+        >>> hex_column, text_column = dump_readings("00000000: 736b 2d61  sk-a")
+        >>> hex_column.lone, hex_column.pieces(4, 8), text_column.pieces(2, 4)
+        (True, [(15, 19)], [(23, 25)])
+    """
+    kind = next(name for name in _KINDS if line[name] is not None)
+    column_start = line.start(kind)
+    groups = list(_DIGITS.finditer(line[kind]))
+
+    def digits_at() -> list[int]:
+        return [
+            place
+            for group in groups
+            for place in range(column_start + group.start(), column_start + group.end())
+        ]
+
+    readings = [ColumnReading("".join(group.group() for group in groups), digits_at, lone=True)]
+    if line[f"{kind}_text"] is not None:  # od without z writes none
+        shown_at = range(line.start(f"{kind}_text"), line.end(f"{kind}_text"))
+        readings.append(ColumnReading(line[f"{kind}_text"], shown_at, lone=True))
     return readings
 
 

@@ -362,10 +362,13 @@ class Redactor:
         """
         spans = self._written_spans(text)
         for reading in dump_readings(text):
-            found = self._written_spans(reading.text)
-            if self._echoes is not None:
-                found += self._echoes.inside_spans(reading.text)
-                found += self._echoes.edge_spans(reading.text)
+            if reading.lone:  # read as written already: only its edges are new
+                found = [] if self._echoes is None else self._echoes.edge_spans(reading.text)
+            else:
+                found = self._written_spans(reading.text)
+                if self._echoes is not None:
+                    found += self._echoes.inside_spans(reading.text)
+                    found += self._echoes.edge_spans(reading.text)
             for start, end in found:
                 spans += reading.pieces(start, end)
         return spans
@@ -704,7 +707,7 @@ class _EdgePieces:
         longest: The longest piece, in characters.
     """
 
-    __slots__ = ("heads", "longest", "tails")
+    __slots__ = ("ends", "heads", "longest", "opens", "shortest", "tails")
 
     def __init__(self, keys: Iterable[str], form: Callable[[str], str]) -> None:
         heads: set[str] = set()
@@ -718,6 +721,11 @@ class _EdgePieces:
         self.heads = frozenset(heads)
         self.tails = frozenset(tails)
         self.longest = max(map(len, heads | tails), default=0)
+        self.shortest = len(form("x" * EDGE_BYTES))
+        # What every head ends in and every tail opens with: one look says most edges hold
+        # none, before a look per length.
+        self.ends = frozenset(head[-self.shortest :] for head in heads)
+        self.opens = frozenset(tail[: self.shortest] for tail in tails)
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where ``text`` ends in the longest head it holds, and opens with the longest tail.
@@ -727,15 +735,20 @@ class _EdgePieces:
             >>> sorted(pieces.heads), pieces.spans("41415178"), pieces.spans("37774141")
             (['5178', '517837'], [(4, 8)], [(0, 4)])
         """
-        lowered = text.lower()
-        spans = []
-        sizes = range(min(len(lowered), self.longest), EDGE_BYTES - 1, -1)
-        head = next((size for size in sizes if lowered[-size:] in self.heads), 0)
-        if head:
-            spans.append((len(text) - head, len(text)))
-        tail = next((size for size in sizes if lowered[:size] in self.tails), 0)
-        if tail:
-            spans.append((0, tail))
+        spans: list[tuple[int, int]] = []
+        if len(text) < self.shortest:
+            return spans
+        sizes = range(min(len(text), self.longest), self.shortest - 1, -1)
+        if text[-self.shortest :].lower() in self.ends:
+            lowered = text[-self.longest :].lower()
+            head = next((size for size in sizes if lowered[-size:] in self.heads), 0)
+            if head:
+                spans.append((len(text) - head, len(text)))
+        if text[: self.shortest].lower() in self.opens:
+            lowered = text[: self.longest].lower()
+            tail = next((size for size in sizes if lowered[:size] in self.tails), 0)
+            if tail:
+                spans.append((0, tail))
         return spans
 
 
