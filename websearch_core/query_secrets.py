@@ -168,8 +168,8 @@ def setting_pairs(url: str) -> tuple[str, ...]:
     is masked alone already, so it is left out.
 
     Example:
-        >>> setting_pairs("https://searx.example/?theme=abcdefghij&model=Qx7w&pageno=2")
-        ('theme=abcdefghij', 'model=Qx7w')
+        >>> setting_pairs("https://searx.example/?model=Qx7w&pageno=2")
+        ('model=Qx7w', '"model": "Qx7w"', '"model":"Qx7w"')
         >>> setting_pairs("https://searx.example/?language=Qx7w&format=json"), setting_pairs("x")
         ((), ())
     """
@@ -212,17 +212,22 @@ def _is_setting_word(name: str, value: str) -> bool:
 def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
     """A setting's word with its name, as a quoted request writes it: ``theme=abcdefghij``.
 
-    As written in the URL and decoded. A gateway that refuses a request quotes its query
-    so; the same word alone is as likely the setting's own (an engine named in the
-    unanswered engines' line), so only the pair is masked, and only on the failure path.
+    As written in the URL and decoded, and as a JSON object's member (``"theme":
+    "abcdefghij"``, with and without the space), as a gateway that logs a request's
+    parameters as JSON quotes them. The same word alone is as likely the setting's own
+    (an engine named in the unanswered engines' line), so only the pair is masked, and
+    only on the failure path.
 
     Example:
-        >>> _quoted_pairs("theme", "abcdefghij", "abcdefghij")
-        ['theme=abcdefghij']
-        >>> _quoted_pairs("model", "Qx%37w", "Qx7w")
+        >>> _quoted_pairs("theme", "abcdefghij", "abcdefghij")[:2]
+        ['theme=abcdefghij', '"theme": "abcdefghij"']
+        >>> _quoted_pairs("model", "Qx%37w", "Qx7w")[:2]
         ['model=Qx%37w', 'model=Qx7w']
     """
-    return list(dict.fromkeys([f"{name}={written}", f"{unquote(name)}={value}"]))
+    decoded = unquote(name)
+    member = f'"{decoded}": "{value}"'
+    pairs = [f"{name}={written}", f"{decoded}={value}", member, member.replace(": ", ":")]
+    return list(dict.fromkeys(pairs))
 
 
 def _names_credential(name: str) -> bool:
