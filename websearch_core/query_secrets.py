@@ -136,14 +136,8 @@ def query_secrets(url: str, *, unread_words: bool = True) -> tuple[str, ...]:
         >>> query_secrets("https://searx.example/?engines=google,bing"), query_secrets("x")
         ((), ())
     """
-    if "?" not in url:
-        return ()
-    try:
-        query = urlsplit(url).query
-    except ValueError:  # a bad port or bracket: the URL's own check names it where it is set
-        return ()
     found: list[str] = []
-    for pair in query.split("&"):
+    for pair in _query(url).split("&"):
         name, equals, written = pair.partition("=")
         if not equals or not written:
             continue
@@ -173,14 +167,8 @@ def setting_pairs(url: str) -> tuple[str, ...]:
         >>> setting_pairs("https://searx.example/?language=Qx7w&format=json"), setting_pairs("x")
         ((), ())
     """
-    if "?" not in url:
-        return ()
-    try:
-        query = urlsplit(url).query
-    except ValueError:  # as in query_secrets: the URL's own check names it
-        return ()
     found: list[str] = []
-    for pair in query.split("&"):
+    for pair in _query(url).split("&"):
         name, equals, written = pair.partition("=")
         value = unquote(written)
         if equals and value in query_secrets(f"?{pair}"):
@@ -188,6 +176,23 @@ def setting_pairs(url: str) -> tuple[str, ...]:
         if equals and _is_setting_word(name, value):
             found.extend(_quoted_pairs(name, written, value))
     return tuple(dict.fromkeys(found))
+
+
+def _query(url: str) -> str:
+    """``url``'s query string, or ``""`` for a URL with none or one that will not split.
+
+    A bad port or bracket: the URL's own check names it where it is set.
+
+    Example:
+        >>> _query("https://searx.example/?theme=simple"), _query("https://[x/?a=b")
+        ('theme=simple', '')
+    """
+    if "?" not in url:
+        return ""
+    try:
+        return urlsplit(url).query
+    except ValueError:
+        return ""
 
 
 def _is_setting_word(name: str, value: str) -> bool:
