@@ -25,6 +25,7 @@ from websearch_core.tool_errors import configuration_error_text, invalid_argumen
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._json_input import unpacked_input
+from ._run_methods import hand_out_plain
 from ._tool_calls import ToolCallAwareTool, in_tool_call
 
 if TYPE_CHECKING:
@@ -243,3 +244,4 @@ def _keep_signature(*functions: Callable[..., Any]) -> None:
 
 
 _keep_signature(WebSearchTool._run, WebSearchTool._arun)
+hand_out_plain(WebSearchTool, "_run", "_arun")  # read by LangChain per call: see the module

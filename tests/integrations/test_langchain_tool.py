@@ -291,6 +291,51 @@ def test_the_run_methods_give_langchain_nothing_to_resolve_per_call() -> None:
         assert vars(method)["__signature__"] == own
 
 
+async def test_langchain_reads_the_run_methods_as_plain_functions(sim: Simulator) -> None:
+    # LangChain reads the running method's parameters and type hints on every call; as a
+    # bound method it built a second signature (without self) each time. Looked up on a
+    # tool, each is a function bound to that tool with the bound method's signature.
+    tool = _tool(sim)
+    other = _tool(sim)
+    for name in ("_run", "_arun"):
+        method = getattr(tool, name)
+        as_bound = inspect.signature(getattr(WebSearchTool, name).__get__(tool, WebSearchTool))
+        assert not inspect.ismethod(method)
+        assert vars(method)["__signature__"] == as_bound
+        assert typing.get_type_hints(method) == {}
+        assert getattr(other, name) is not method
+    content, artifact = await tool._arun(query="rust")
+    await tool.aclose()
+    assert content.startswith("[1] rust result 1")
+    assert artifact == {}  # no tool call: LangChain keeps no artifact
+
+
+async def test_a_subclass_running_its_own_arun_is_called_by_langchain(sim: Simulator) -> None:
+    # A guard: a subclass's own _arun (a plain method again) is what LangChain runs, and
+    # super()._arun reaches the tool's search.
+    seen: list[dict[str, Any]] = []
+
+    class Noting(WebSearchTool):
+        async def _arun(self, *args: Any, **kwargs: Any) -> Any:
+            seen.append(kwargs)
+            return await super()._arun(*args, **kwargs)
+
+    tool = Noting(settings=sim_settings(sim), api_keys=sim.api_keys())
+    content = await tool.ainvoke({"query": "rust", "limit": 2})
+    await tool.aclose()
+    assert content.startswith("[1] rust result 1")
+    assert seen == [
+        {
+            "query": "rust",
+            "recency": None,
+            "limit": 2,
+            "max_tokens": None,
+            "temperature": None,
+            "num_search_results": None,
+        }
+    ]
+
+
 async def test_a_search_reads_the_tools_clients_without_pydantics_fallback(
     sim: Simulator,
 ) -> None:
