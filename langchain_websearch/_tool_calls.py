@@ -187,7 +187,9 @@ class ToolCallAwareTool(BaseTool):
             and _parses_plainly(schema)
         ):
             validated = schema.model_validate(tool_input)
-            ours = {name: getattr(validated, name) for name in schema.model_fields}
+            # Its fields, in order: a plain schema keeps no extras beside them (~1-2 us
+            # less than reading each field by name through ``model_fields``'s property).
+            ours = dict(validated.__dict__)
             if schema in _CONFIRMED:
                 return ours
             theirs = super()._parse_input(dict(tool_input), *args)
@@ -215,7 +217,7 @@ class ToolCallAwareTool(BaseTool):
         if not (
             isinstance(schema, type)
             and issubclass(schema, BaseModel)
-            and names <= schema.model_fields.keys()
+            and names <= schema.__pydantic_fields__.keys()  # model_fields, less its property
         ):
             return super()._filter_injected_args(tool_input)
         key = (type(self), schema, names)
