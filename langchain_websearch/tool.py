@@ -198,8 +198,11 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         params = tool_search_params(*args, **kwargs)
         try:
             with CallClock():  # the deadline counts from here: building a client imports
-                client = self.web_search or await self._own_clients().for_running_loop(
-                    self.new_client, self.build_bound()
+                clients = self._own_clients()
+                client = (
+                    self.web_search
+                    or clients.built_for_running_loop()
+                    or await clients.for_running_loop(self.new_client, self.build_bound())
                 )
                 result = await client.run(params)
         except BuildImportsOutlastedError as error:  # a search's failure, worded as one

@@ -294,8 +294,12 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         params = _search_params(query, recency, limit, max_tokens, temperature, num_search_results)
         with CallClock():  # the deadline counts from here: building a client imports
             try:
-                client = self._given or await self._clients.for_running_loop(
-                    self._new_client, BuildBound(self._kwargs.get("settings"), self._kwargs)
+                client = (
+                    self._given
+                    or self._clients.built_for_running_loop()
+                    or await self._clients.for_running_loop(
+                        self._new_client, BuildBound(self._kwargs.get("settings"), self._kwargs)
+                    )
                 )
             except BuildImportsOutlastedError as error:  # a search's failure, worded as one
                 return error.tool_result()

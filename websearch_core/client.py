@@ -1430,6 +1430,18 @@ class LoopBoundClient:
                 self._base = build()
         return self._base
 
+    def built_for_running_loop(self) -> WebSearch | None:
+        """The running loop's client if it is built already, else ``None``.
+
+        What :meth:`for_running_loop` returns on every call but a loop's first, without
+        what only a first call needs: a tool's caller builds the call's
+        :class:`~websearch_core.build_deadline.BuildBound` for it (4 us at load 7, most of
+        the ~8 us the lookup cost a search), and a coroutine, the lock and two lookups
+        follow. A client is added to the set under the lock and never replaced, so reading
+        it without the lock gives the same client the lock would.
+        """
+        return self._by_loop.get(asyncio.get_running_loop())
+
     async def for_running_loop(
         self, build: Callable[[], WebSearch], deadline_seconds: float | BuildBound | None = None
     ) -> WebSearch:

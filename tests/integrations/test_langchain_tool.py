@@ -336,6 +336,28 @@ async def test_a_subclass_running_its_own_arun_is_called_by_langchain(sim: Simul
     ]
 
 
+async def test_a_call_on_a_loop_with_its_client_works_out_no_build_bound(
+    sim: Simulator,
+) -> None:
+    # What bounds a first call's build (the call's options, for the config file's deadlines)
+    # was made on every call and handed to a lookup that read it only on a loop's first
+    # call; a call whose loop has its client now reaches the client without it.
+    built: list[object] = []
+
+    class Counting(WebSearchTool):
+        def build_bound(self) -> Any:
+            built.append(self)
+            return super().build_bound()
+
+    tool = Counting(settings=sim_settings(sim), api_keys=sim.api_keys())
+    first = await tool.ainvoke({"query": "rust"})
+    second = await tool.ainvoke({"query": "rust"})
+    await tool.aclose()
+    assert first.startswith("[1] rust result 1")
+    assert second == first
+    assert len(built) == 1
+
+
 async def test_a_search_reads_the_tools_clients_without_pydantics_fallback(
     sim: Simulator,
 ) -> None:

@@ -410,3 +410,28 @@ def test_a_llamaindex_that_no_longer_asks_for_the_text_still_gets_it_sync(
     threaded_sim: Simulator,
 ) -> None:
     _reads_the_results(_tool(threaded_sim).call(query="rust"))
+
+
+async def test_a_call_on_a_loop_with_its_client_works_out_no_build_bound(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The spec's bound for a first call's build was made on every call and read only on a
+    # loop's first; a call whose loop has its client now reaches the client without it.
+    from llamaindex_websearch import tool as tool_module
+
+    built: list[object] = []
+    real = tool_module.BuildBound
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        built.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tool_module, "BuildBound", counting)
+    tool = _tool(sim)
+    first = await tool.acall(query="rust")
+    second = await tool.acall(query="rust")
+    await tool.aclose()
+    assert str(first.content).startswith("[1] rust result 1")
+    assert second.content == first.content
+    assert not second.is_error
+    assert len(built) == 1
