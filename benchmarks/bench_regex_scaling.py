@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from websearch_core.connection_causes import protocol_fault
 from websearch_core.content.documents import data_content
+from websearch_core.filters.links import unlinked
 from websearch_core.filters.query import tokenize
 from websearch_core.providers._gemini_catalog import refuses_model
 
@@ -54,6 +55,25 @@ def _blank_run(size: int) -> None:
     protocol_fault(ValueError("Bad status line" + " " * size + "x"))
 
 
+_CUT = "https://cut.example/p"
+
+
+def _spaces_then_url(size: int) -> None:
+    unlinked(" " * (size - len(_CUT)) + _CUT, [_CUT], [])
+
+
+def _spaces_then_link(size: int) -> None:
+    unlinked(" " * (size - len(_CUT) - 5) + f"[a]({_CUT})", [_CUT], [])
+
+
+def _cut_per_sentence(size: int) -> None:
+    unlinked(f"Details are at {_CUT}. See {_CUT} for details. " * (size // 73), [_CUT], [])
+
+
+def _cut_per_line(size: int) -> None:
+    unlinked(f"Sources: {_CUT}\n- x ([a]({_CUT}))\n" * (size // 60), [_CUT], [])
+
+
 SHAPES: dict[str, Callable[[int], None]] = {
     "query, unclosed quote": _unclosed_quote,
     'query, "a a a ...': _unclosed_quote_words,
@@ -62,6 +82,10 @@ SHAPES: dict[str, Callable[[int], None]] = {
     "feed, <title> x N": _unclosed_titles,
     "feed title, <![CDATA[ x N": _unclosed_cdata,
     "parser error, blank run": _blank_run,
+    "answer cut, spaces + URL": _spaces_then_url,
+    "answer cut, spaces + link": _spaces_then_link,
+    "answer cut, 2 per sentence": _cut_per_sentence,
+    "answer cut, 2 per line": _cut_per_line,
 }
 
 

@@ -29,34 +29,36 @@ annotations), Gemini's none.
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
 __all__ = ["page_key", "unlinked"]
 
 _LINK: Final = re.compile(
-    r"(?P<open>[ \t]*\([ \t]*)?"
+    r"(?P<open>\([ \t]*)?"
     r"\[(?P<words>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
     r"\((?P<url>https?://[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)\)"
     r"(?(open)[ \t]*\))"
 )
-"""A Markdown link to a web page, with the parentheses around it when it is all they hold.
+"""A Markdown link to a web page, with the parentheses around it when it is all they hold
+(the spaces before them are :func:`_spaced`'s: a run of them read here would be read again
+from each of its characters).
 
 Its words may hold one level of brackets (``[[1]](https://...)``, a numbered citation
 written as a link); the URL one level of balanced parentheses (Wikipedia's
 ``XAI_(company)``)."""
 _LABEL: Final = re.compile(r"\[?\d{1,4}\]?|https?://\S*")
 """A link's words that are no words of the answer: a citation's number or the URL itself."""
-_BARE: Final = re.compile(
-    r"(?P<line>^[ \t]*(?:[-*+]|\d{1,3}[.)])?[ \t]*)?"
-    r"(?P<open>[ \t]*\([ \t]*)?<?"
-    r"(?P<url>https?://[^\s<>\"'`\[\]]+)",
-    re.MULTILINE,
-)
-"""A URL written bare in the text (or as Markdown's ``<url>``), with the list marker of a
-line or the parentheses it stands alone in (the URL takes a closing parenthesis or a full
-stop of the text with it: :func:`_bare_url` gives them back)."""
+_BARE: Final = re.compile(r"<?(?P<url>https?://[^\s<>\"'`\[\]]+)")
+"""A URL written bare in the text (or as Markdown's ``<url>``); the URL takes a closing
+parenthesis or a full stop of the text with it (:func:`_bare_url` gives them back). What
+stands before it, a list marker opening its line or a parenthesis it may stand alone in,
+is read back from it (:func:`_bare_urls`), each character once."""
+_LINE_OPENING: Final = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])?[ \t]*")
+"""What may stand between a line's start and a URL alone on it: spaces and a list marker."""
+_BLANKS: Final = " \t"
 _TRAILING: Final = ".,!?;:'\""
 """What ends a sentence after a bare URL rather than the URL (as Codex's parser reads one)."""
 _TRACKING_PREFIX: Final = "utm_"
@@ -68,10 +70,17 @@ _CLAUSE_ENDS: Final = ".!?;:)]>,\n"
 """What may follow a cut URL when the words before it pointed at it alone."""
 _HEAD: Final = 200
 """How far either side of a cut its tidying reads: the words written for the URL."""
+_WINDOW: Final = 2 * _HEAD
+"""How much of the text either side of a cut its tidying is handed (:class:`_Tidied`)."""
+_CUT_SHORT: Final = "\x00"
+"""Stands for the text past a window's edge: no space, no line's or sentence's end."""
 _POINTER: Final = re.compile(
     r"(?:^|(?<=[\s(\[,;:]))(?P<word>see|visit|at|via)[ \t]*\Z", re.IGNORECASE
 )
 """A word that only points at the URL after it: ``see``, ``visit``, ``at``, ``via``."""
+_POINTER_REACH: Final = 40
+"""How far from a cut a pointing word (:data:`_POINTER`) may start: it ends at the cut, and
+a pattern anchored at the end is tried at each character it is given."""
 _MARKERS_AT_END: Final = re.compile(r"(?:\[\d{1,4}\])+\Z")
 """Numbered citations closing the text before a word (``million.[1]``)."""
 _PREPOSITIONS: Final = frozenset({"at", "via"})
@@ -157,21 +166,84 @@ def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
     gone = {page_key(url) for url in dropped} - {page_key(url) for url in kept}
     if not gone:
         return answer
-    text = ""
+    text = _Tidied(answer)
     end = 0
+    previous = 0
     for match in _LINK.finditer(answer):
+        start, previous = _spaced(answer, match, previous), match.end()
         if page_key(match["url"]) not in gone:
             continue
         words = match["words"].strip()
         if match["open"] is None and words and not _LABEL.fullmatch(words):
-            text += answer[end : match.start()] + match["words"]
+            text.add(answer[end:start] + match["words"])
             end = match.end()
             continue
         # A citation alone in its parentheses, or a link whose words are its number or
         # its URL: nothing of the answer's words is in it, and it goes whole.
-        text, skip = _closed(text + answer[end : match.start()], answer[match.end() :])
-        end = match.end() + skip
-    return _unbared(text + answer[end:], gone)
+        text.add(answer[end:start])
+        end = match.end() + text.cut(match.end())
+    text.add(answer[end:])
+    return _unbared(text.joined(), gone)
+
+
+def _spaced(answer: str, match: re.Match[str], previous: int) -> int:
+    """Where ``match`` (:data:`_LINK`) starts with the spaces before its parenthesis.
+
+    A citation alone in its parentheses takes the spaces before them with it; they are read
+    back from the parenthesis, no further than the end of the link before (``previous``).
+    """
+    start = match.start()
+    if match["open"] is None:
+        return start
+    while start > previous and answer[start - 1] in _BLANKS:
+        start -= 1
+    return start
+
+
+class _Tidied:
+    """The text a cut tidies, built in pieces: each cut reads only the end of it.
+
+    Every rule of :func:`_closed` reads at most :data:`_HEAD` characters either side of a
+    cut (a label's line, a sentence's subject, a pointing word), so the text before is
+    handed it as its last :data:`_WINDOW` characters and the text after as its next ones:
+    the work of a cut is the same in a short answer as in a long one, and an answer with
+    thousands of URLs cut is read in time that grows with it, not with its square. Where
+    a window stops short of the text's end, :data:`_CUT_SHORT` stands in for the rest: a
+    character no rule reads as a space, a line's end or a sentence's, so no rule takes
+    what it cannot see (a run of 200 spaces and more beside a cut keeps its far end).
+    """
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+        self.done: list[str] = []
+        self.tail = ""
+
+    def add(self, piece: str) -> None:
+        """``piece`` of the answer, kept as written."""
+        self.tail += piece
+
+    def cut(self, stop: int) -> int:
+        """Tidy the text so far before what follows ``stop`` (:func:`_closed`).
+
+        Returns:
+            How many characters after ``stop`` go too.
+        """
+        if len(self.tail) > 2 * _WINDOW:
+            self.done.append(self.tail[:-_WINDOW])
+            self.tail = self.tail[-_WINDOW:]
+        right = self.answer[stop : stop + _WINDOW]
+        if stop + _WINDOW < len(self.answer):
+            right += _CUT_SHORT
+        if not self.done:
+            self.tail, skip = _closed(self.tail, right)
+            return skip
+        left, skip = _closed(_CUT_SHORT + self.tail, right)
+        self.tail = left.removeprefix(_CUT_SHORT)
+        return skip
+
+    def joined(self) -> str:
+        """The text, whole."""
+        return "".join(self.done) + self.tail
 
 
 def _bare_url(written: str) -> tuple[str, str]:
@@ -203,30 +275,84 @@ def _unbared(answer: str, gone: set[str]) -> str:
     """
     if "://" not in answer:
         return answer
-    text = ""
+    text = _Tidied(answer)
     end = 0
-    for match in _BARE.finditer(answer):
-        start = match.start("url")
+    for found in _bare_urls(answer):
+        start = found.url_start
         if _in_link(answer, start):
             continue
-        url, rest = _bare_url(match["url"])
+        url, rest = _bare_url(found.url)
         if page_key(url) not in gone:
             continue
         stop = start + len(url)
         if answer[start - 1 : start] == "<" and answer[stop : stop + 1] == ">":
             start, stop = start - 1, stop + 1  # Markdown's `<url>`: its brackets go with it
             rest = rest.removeprefix(">")
-        alone = match["open"] is not None and rest.startswith(")")
-        if match["line"] is not None and not alone and _ends_line(answer, max(stop, match.end())):
+        alone = found.open_start is not None and rest.startswith(")")
+        if found.line and not alone and _ends_line(answer, max(stop, found.end)):
             # The line (a list item) held the URL alone: it goes.
-            text += answer[end : match.start()]
-            end = answer.find("\n", match.end()) + 1 or len(answer)
+            text.add(answer[end : found.start])
+            end = answer.find("\n", found.end) + 1 or len(answer)
             continue
-        if alone:  # the parentheses held the URL alone: they go with it
-            start, stop = match.start("open"), stop + 1
-        text, skip = _closed(text + answer[end:start], answer[stop:])
-        end = stop + skip
-    return text + answer[end:]
+        if found.open_start is not None and alone:
+            start, stop = found.open_start, stop + 1  # the parentheses held the URL alone
+        text.add(answer[end:start])
+        end = stop + text.cut(stop)
+    text.add(answer[end:])
+    return text.joined()
+
+
+@dataclass(frozen=True)
+class _Bare:
+    """A URL written bare (:data:`_BARE`) and what stands before it on its line."""
+
+    start: int
+    """Where it starts with its list marker's line, or the parenthesis before it and the
+    spaces before that."""
+    url_start: int
+    url: str
+    """The URL as matched, with the punctuation it may have taken (:func:`_bare_url`)."""
+    end: int
+    line: bool
+    """Only spaces and a list marker stand between the line's start and the URL (or the
+    parenthesis before it)."""
+    open_start: int | None
+    """Where the parenthesis before the URL (spaces between them allowed) starts, with the
+    spaces before it unless the URL's line holds only them before it; ``None``: none."""
+
+
+def _bare_urls(answer: str) -> Iterator[_Bare]:
+    """Every URL written bare in ``answer`` (:data:`_BARE`), read back to what is before it.
+
+    Reading the list marker and the parenthesis backwards from each URL (never past the
+    one before) reads each character once; a pattern that tried them at each character
+    read a run of spaces again from each of its characters.
+
+    Example:
+        >>> [(u.start, u.line, u.open_start) for u in _bare_urls("- (https://a.org) b")]
+        [(0, True, 2)]
+    """
+    previous = 0
+    for match in _BARE.finditer(answer):
+        before = match.start()
+        paren = before
+        while paren > previous and answer[paren - 1] in _BLANKS:
+            paren -= 1
+        opened = paren > previous and answer[paren - 1] == "("
+        opening = paren - 1 if opened else before
+        line_start = answer.rfind("\n", previous, opening) + 1
+        if line_start == 0 and previous > 0:
+            line_start = -1  # the line opened before the URL before: no marker of this one's
+        line = line_start >= 0 and _LINE_OPENING.fullmatch(answer, line_start, opening) is not None
+        open_start = None
+        if opened:
+            open_start = paren - 1
+            if not line:
+                while open_start > previous and answer[open_start - 1] in _BLANKS:
+                    open_start -= 1
+        start = line_start if line else (open_start if open_start is not None else before)
+        yield _Bare(start, match.start("url"), match["url"], match.end(), line, open_start)
+        previous = match.end()
 
 
 def _closed(left: str, right: str) -> tuple[str, int]:
@@ -264,7 +390,7 @@ def _closed(left: str, right: str) -> tuple[str, int]:
     left = left.rstrip(" \t")
     head = right[:_HEAD]
     after = _CONNECTOR_AFTER.match(head)
-    pointer = _POINTER.search(left[-_HEAD:])
+    pointer = _POINTER.search(left, max(0, len(left) - _POINTER_REACH))
     if after and (pointer or not left or left[-1] in "\n([<:"):
         # The next item of a list takes the cut one's place: `see a or b` reads `see b`.
         return left + (" " if left and left[-1] not in "\n([<" else ""), after.end()

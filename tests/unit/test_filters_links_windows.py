@@ -1,0 +1,128 @@
+"""The cuts of an answer's links and URLs read each character a bounded number of times.
+
+The tidying runs on every answer a filter or a ``limit`` cut sources from. Stop 56
+(filters59) found it was handed the whole text before each cut and the whole text after
+it (two copies of the answer per URL cut, and patterns run over them), and that the
+patterns finding a URL or a citation in parentheses read a run of spaces again from each of
+its characters: 16,384 spaces before a URL took about a second. Each cut now reads a window
+either side (``links._Tidied``) and the parenthesis and list marker before a URL are read
+back from it (``links._bare_urls``, ``links._spaced``); ``benchmarks/bench_regex_scaling.py``
+shows the time per KiB flat. These tests pin the windows and that the new reading finds
+what the old patterns found.
+"""
+
+import random
+import re
+
+import pytest
+
+from websearch_core.filters import links
+from websearch_core.filters.links import unlinked
+
+CUT = "https://cut.example/p"
+KEPT = "https://kept.example/q"
+
+OLD_BARE = re.compile(
+    r"(?P<line>^[ \t]*(?:[-*+]|\d{1,3}[.)])?[ \t]*)?"
+    r"(?P<open>[ \t]*\([ \t]*)?<?"
+    r"(?P<url>https?://[^\s<>\"'`\[\]]+)",
+    re.MULTILINE,
+)
+"""The pattern main read bare URLs with (stop 55), the reference for what is found."""
+OLD_LINK = re.compile(
+    r"(?P<open>[ \t]*\([ \t]*)?"
+    r"\[(?P<words>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
+    r"\((?P<url>https?://[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)\)"
+    r"(?(open)[ \t]*\))"
+)
+"""The pattern main read Markdown links with (stop 55)."""
+PIECES = (
+    CUT,
+    KEPT,
+    f"[a]({CUT})",
+    f"[[1]]({CUT})",
+    "(",
+    ")",
+    "[",
+    "]",
+    "<",
+    ">",
+    " ",
+    "   ",
+    "\t",
+    "\n",
+    "- ",
+    "1. ",
+    "12) ",
+    "*",
+    "x",
+    "word ",
+    ".",
+    ",",
+)
+
+
+def _texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [
+        "".join(rng.choice(PIECES) for _ in range(rng.choice((2, 5, 10, 30, 80))))
+        for _ in range(count)
+    ]
+
+
+def _opened(match: re.Match[str]) -> int | None:
+    return match.start("open") if match["open"] is not None else None
+
+
+def test_each_cut_reads_a_window_of_the_text_not_all_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Failed before: each cut was handed the whole answer before it and after it.
+    sentence = f"Big. See {CUT} for details. Figures via {CUT} differ ([a]({CUT})).\n"
+    once = unlinked(sentence, [CUT], [KEPT])
+    assert once == "Big. Figures differ.\n"
+    handed: list[int] = []
+    closed = links._closed
+
+    def reading(left: str, right: str) -> tuple[str, int]:
+        handed.append(max(len(left), len(right)))
+        return closed(left, right)
+
+    monkeypatch.setattr(links, "_closed", reading)
+    assert unlinked(sentence * 300, [CUT], [KEPT]) == once * 300
+    assert len(handed) == 900
+    assert max(handed) <= 1_000  # of the 31,000 characters of the answer
+
+
+def test_a_cut_beside_long_runs_reads_as_it_did() -> None:
+    """A guard: runs longer than a window beside a cut leave the cut's tidying as it was."""
+    run = "x" * 899 + "."
+    assert unlinked(f"{run} See {CUT} for details. {run}", [CUT], []) == f"{run} {run}"
+    assert unlinked(f"{run}\n\nSources: {CUT}\n\n{run}", [CUT], []) == f"{run}\n\n{run}"
+    assert unlinked(f"{run} ({CUT}) {run}.", [CUT], []) == f"{run} {run}."
+
+
+def test_bare_urls_are_found_as_the_old_pattern_found_them() -> None:
+    """A guard: the URL, its line's list marker and its parenthesis, as main's pattern read."""
+    for text in _texts(1_500, 59):
+        old = [
+            (m.start(), m.start("url"), m["url"], m.end(), m["line"] is not None, _opened(m))
+            for m in OLD_BARE.finditer(text)
+        ]
+        new = [
+            (u.start, u.url_start, u.url, u.end, u.line, u.open_start)
+            for u in links._bare_urls(text)
+        ]
+        assert new == old, text
+
+
+def test_links_are_found_as_the_old_pattern_found_them() -> None:
+    """A guard: each link with the spaces before a parenthesis it stands alone in."""
+    for text in _texts(1_500, 60):
+        old = [(m.start(), m.end(), m["url"], m["open"] is None) for m in OLD_LINK.finditer(text)]
+        new = []
+        previous = 0
+        for match in links._LINK.finditer(text):
+            start, previous = links._spaced(text, match, previous), match.end()
+            new.append((start, match.end(), match["url"], match["open"] is None))
+        assert new == old, text
