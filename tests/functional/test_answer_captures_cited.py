@@ -227,3 +227,35 @@ async def test_openrouter_s_answer_reads_on_once_a_bare_url_is_cut(sim: Simulato
         "Pydantic AI is an agent framework, released as v2.0.0. "
         "Docs: https://pydantic.dev/docs/ai/overview/."
     )
+
+
+@pytest.mark.parametrize(
+    "served",
+    [served for served in CAPTURES if served.provider in ("anthropic", "gemini")],
+    ids=_name,
+)
+async def test_a_limit_leaves_anthropic_s_and_gemini_s_block_citations(
+    sim: Simulator, served: Served
+) -> None:
+    """A guard on stop 54's choice, read against the reference (stop 56, filters59).
+
+    The spec's ``limit`` is "Max results to return"; the reference says of Anthropic and of
+    Gemini "``numSearchResults ?? limit`` slices the sources", of nothing else. Their
+    citations mark no text of the answer: each is the only word of where a sentence came
+    from, and stays though its page is no longer a source shown.
+    """
+    plain = await _answer(sim, served, "search")
+    cut = await _answer(sim, served, "search", limit=served.limit)
+    assert cut.citations == plain.citations
+    shown = {source.url for source in cut.sources}
+    assert any(citation.url not in shown for citation in cut.citations)
+
+
+async def test_a_limit_cuts_xai_s_citations_with_its_sources(sim: Simulator) -> None:
+    """A guard: the reference's xAI cap "applies to both sources and citations"."""
+    served = next(served for served in CAPTURES if served.provider == "xai")
+    plain = await _answer(sim, served, "search")
+    cut = await _answer(sim, served, "search", limit=served.limit)
+    assert len(plain.citations) > served.limit
+    assert [citation.url for citation in cut.citations] == [s.url for s in cut.sources]
+    assert len(cut.citations) == served.limit

@@ -162,3 +162,84 @@ def test_no_new_cut_leaves_a_doubled_space_or_an_empty_line() -> None:
         cut = unlinked(written, [CUT, f"{CUT}2"], [KEPT])
         assert "  " not in cut and " ." not in cut and " ," not in cut, (written, cut)
         assert "\n\n\n" not in cut and cut == cut.strip("\n"), (written, cut)
+
+
+# Stop 56 (filters59): what filters58 left. A sentence that was a list item's all left its
+# marker (`- See <url>.` read `-.`, `1. Details can be found at <url>` read `1.`) or read on
+# as a sentence would not (`- Details are at <url>` read `- Details are`); a URL set apart by
+# commas left one (`The official site, lists it.`); `see also`, `please see`, `You can visit
+# <url>.` and `More information at <url>.` kept words for nothing; and the rules were English
+# only. The other languages' words are `link_words`' rows (German, French, Spanish).
+READS_ON_ROUND_3 = [
+    # A sentence that was a list item's all goes with its item.
+    (f"Big.\n- Details are at {CUT}.\n- More.", "Big.\n- More."),
+    (f"- Tokyo.\n- See {CUT}.", "- Tokyo."),
+    (f"1. See {CUT}.\n2. More.", "2. More."),
+    (f"- Big.\n- See {CUT} for details.", "- Big."),
+    (f"1. Big.\n2. Details can be found at {CUT}\n3. More.", "1. Big.\n3. More."),
+    (f"- See {CUT}. More words.", "- More words."),
+    # A URL set apart by commas takes both.
+    (f"The official site, {CUT}, lists it.", "The official site lists it."),
+    (f"In Tokyo, {CUT}, the population grew.", "In Tokyo the population grew."),
+    # English words that only pointed at the URL.
+    (f"Big (see also {CUT}).", "Big."),
+    (f"Big. See also {CUT}.", "Big."),
+    (f"Big. Please see {CUT}.", "Big."),
+    (f"Big. You can visit {CUT} for details.", "Big."),
+    (f"Big. For more information, you can visit {CUT}.", "Big."),
+    (f"Big. More information at {CUT}.", "Big."),
+    (f"Big. Details at {CUT}. More.", "Big. More."),
+    # German, French, Spanish.
+    (f"Groß. Siehe {CUT} für Details.", "Groß."),
+    (f"Die Zahlen (siehe {CUT}) weichen ab.", "Die Zahlen weichen ab."),
+    (f"Groß. Weitere Informationen finden Sie unter {CUT}.", "Groß."),
+    (f"Die Daten sind unter {CUT} abrufbar.", "Die Daten sind abrufbar."),
+    (f"Grand. Voir {CUT} pour plus de détails.", "Grand."),
+    (f"Les chiffres (voir {CUT}) diffèrent.", "Les chiffres diffèrent."),
+    (f"Grand. Plus d'informations sur {CUT}.", "Grand."),
+    (f"Grande. Ver {CUT} para más detalles.", "Grande."),
+    (f"Los datos (véase {CUT}) difieren.", "Los datos difieren."),
+    (f"Grande. Más información en {CUT}.", "Grande."),
+    (f"Los datos están disponibles en {CUT}.", "Los datos están disponibles."),
+]
+
+LEFT_AS_WRITTEN = [
+    # A word of another language that may be the sentence's verb: left, with nothing
+    # surer to take (`Vous pouvez.` would read worse).
+    (f"Vous pouvez voir {CUT}.", "Vous pouvez voir."),
+    (f"Puedes ver {CUT}.", "Puedes ver."),
+    # A comma after the URL before words: the sentence's own (filters58's guard, reread).
+    (f"Data {CUT}, per the census.", "Data, per the census."),
+    # Commas around the URL that are a list's, or a number's: one stays.
+    (f"Sources: bbc.com, {CUT}, nytimes.com.", "Sources: bbc.com, nytimes.com."),
+    (f"Sources: {KEPT}, {CUT}, and more.", f"Sources: {KEPT}, and more."),
+    (f"In 2020, {CUT}, it grew.", "In 2020, it grew."),
+    # More than where to read more, or a list item saying more: only the URL's words go.
+    (f"We have more information at {CUT}.", "We have more information."),
+    (f"- The data is available at {CUT}.", "- The data is available."),
+    # A page kept.
+    (f"Siehe {KEPT} für Details.", f"Siehe {KEPT} für Details."),
+]
+
+
+@pytest.mark.parametrize(("written", "cut"), READS_ON_ROUND_3)
+def test_a_list_item_an_apposition_or_another_language_s_words_go(written: str, cut: str) -> None:
+    # Failed before: `-.`, `1.`, `- Details are`, `The official site, lists it.`, `(see
+    # also)`, `You can.`, `More information.`, `Siehe für Details.`, `Voir pour plus de ...`.
+    assert unlinked(written, [CUT, f"{CUT}2"], [KEPT]) == cut
+
+
+@pytest.mark.parametrize(("written", "cut"), LEFT_AS_WRITTEN)
+def test_words_no_rule_can_tie_to_the_url_are_left(written: str, cut: str) -> None:
+    """A guard: what the new rules must not take, cut as before."""
+    assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+def test_no_round_3_cut_leaves_a_doubled_space_or_an_empty_line() -> None:
+    """A guard: every form of this round, cut, leaves no doubled space, no space before
+    punctuation, no blank line doubled, no line break opening or closing the answer."""
+    for written, _ in READS_ON_ROUND_3 + LEFT_AS_WRITTEN:
+        cut = unlinked(written, [CUT, f"{CUT}2"], [KEPT])
+        assert "  " not in cut and " ." not in cut and " ," not in cut, (written, cut)
+        assert "\n\n\n" not in cut and cut == cut.strip("\n"), (written, cut)
+        assert not cut.startswith(("-", "1.")) or " " in cut, (written, cut)

@@ -15,8 +15,10 @@ stays, as does a link to a page one of the sources shown is on. With no ``url_ci
 Codex's answer may name a page as a bare URL (its parser makes a source of it): such a URL
 of a page gone goes too, its sentence reading on: the words there only for the URL go with
 it (``see <url> for details``, the ``, `` of a list of URLs, brackets left empty, a label
-line ``Sources: <url>``, a sentence ``Details are at <url>.``), and no others
-(:func:`_closed`).
+line ``Sources: <url>``, a sentence ``Details are at <url>.``, the commas setting it apart,
+their kin in German, French and Spanish: :mod:`.link_words`), and no others
+(:func:`_closed`). Each cut reads a window of the text either side (:class:`_Tidied`), so an
+answer is read in time that grows with it.
 
 Declared per provider (``ProviderInfo.answer_links_sources``). Perplexity numbers its
 sources (:mod:`.markers`), and through OpenRouter its answer cites OpenAI-style: the
@@ -33,6 +35,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
+
+from . import link_words
 
 __all__ = ["page_key", "unlinked"]
 
@@ -56,8 +60,10 @@ _BARE: Final = re.compile(r"<?(?P<url>https?://[^\s<>\"'`\[\]]+)")
 parenthesis or a full stop of the text with it (:func:`_bare_url` gives them back). What
 stands before it, a list marker opening its line or a parenthesis it may stand alone in,
 is read back from it (:func:`_bare_urls`), each character once."""
-_LINE_OPENING: Final = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])?[ \t]*")
-"""What may stand between a line's start and a URL alone on it: spaces and a list marker."""
+_LINE_OPENING: Final = re.compile(r"[ \t]*+(?:[-*+]|\d{1,3}[.)])?[ \t]*+")
+"""What may stand between a line's start and a URL alone on it: spaces and a list marker
+(the runs possessive: a marker opens with no space, and a run given back would be read
+again from each of its characters where the line holds more)."""
 _BLANKS: Final = " \t"
 _TRAILING: Final = ".,!?;:'\""
 """What ends a sentence after a bare URL rather than the URL (as Codex's parser reads one)."""
@@ -74,21 +80,68 @@ _WINDOW: Final = 2 * _HEAD
 """How much of the text either side of a cut its tidying is handed (:class:`_Tidied`)."""
 _CUT_SHORT: Final = "\x00"
 """Stands for the text past a window's edge: no space, no line's or sentence's end."""
+
+
+def _words(phrases: Iterable[str]) -> str:
+    """``phrases`` as one alternation, longest first, a space standing for any run of them."""
+    ordered = sorted(set(phrases), key=len, reverse=True)
+    return "|".join(re.escape(phrase).replace(r"\ ", r"[ \t]+") for phrase in ordered)
+
+
+_WORD_KINDS: Final[dict[str, tuple[str, str]]] = {
+    **{
+        word: (language, "pointer")
+        for language, words in link_words.POINTERS.items()
+        for word in words
+    },
+    **{
+        word: (language, "preposition")
+        for language, words in link_words.PREPOSITIONS.items()
+        for word in words
+    },
+}
+"""Each pointing word (:mod:`.link_words`), in lower case: its language and its kind."""
 _POINTER: Final = re.compile(
-    r"(?:^|(?<=[\s(\[,;:]))(?P<word>see|visit|at|via)[ \t]*\Z", re.IGNORECASE
+    rf"(?:^|(?<=[\s(\[,;:]))(?P<word>{_words(_WORD_KINDS)})[ \t]*\Z", re.IGNORECASE
 )
-"""A word that only points at the URL after it: ``see``, ``visit``, ``at``, ``via``."""
+"""A word that only points at the URL after it: ``see``, ``visit``, ``at``, ``via``, and
+their kin in :mod:`.link_words`."""
 _POINTER_REACH: Final = 40
 """How far from a cut a pointing word (:data:`_POINTER`) may start: it ends at the cut, and
 a pattern anchored at the end is tried at each character it is given."""
 _MARKERS_AT_END: Final = re.compile(r"(?:\[\d{1,4}\])+\Z")
 """Numbered citations closing the text before a word (``million.[1]``)."""
-_PREPOSITIONS: Final = frozenset({"at", "via"})
-"""Pointing words whose phrase is the URL alone, wherever it stands: they go with it."""
 _FOR_MORE: Final = re.compile(
-    r"[ \t]+for[ \t]+(?:more[ \t]+)?(?:details|information|info|more)\b", re.IGNORECASE
+    r"[ \t]+(?:"
+    + "|".join(phrase.replace(" ", r"[ \t]+") for phrase in link_words.FOR_MORE.values())
+    + r")\b",
+    re.IGNORECASE,
 )
 """What ``see <url>`` goes on with and nothing else does (``see <url> for details``)."""
+_ASKED: Final = re.compile(
+    r"(?:(?:for[ \t]+(?:more[ \t]+)?(?:details|information|info)|also|alternatively)"
+    r",?[ \t]+)?(?:you|readers|users)[ \t]+(?:can|could|may|might)(?:[ \t]+also)?\Z",
+    re.IGNORECASE,
+)
+"""A sentence's words before ``see`` / ``visit`` that only ask the reader to go to the URL
+(``You can visit <url>.``): with the URL gone the sentence asks nothing."""
+_ASKED_REACH: Final = 80
+"""How far before a pointing word :data:`_ASKED` or :data:`_LEAD` may start."""
+_LEAD: Final = re.compile(
+    r"\b(?:"
+    + "|".join(phrase.replace(" ", r"[ \t]+") for phrase in link_words.LEADS.values())
+    + r")\Z",
+    re.IGNORECASE,
+)
+"""A sentence's words before ``at <url>`` (or its kin) saying only where more is to be read
+(``More information at <url>.``, :data:`.link_words.LEADS`)."""
+_ITEM_MARKER: Final = re.compile(r"[ \t]*+(?:[-*+]|\d{1,3}[.)])[ \t]*+")
+"""A list item's marker, alone before a sentence that opens the item."""
+_APPOSITION_NOT: Final = frozenset(
+    {"and", "or", "but", "nor", "then", "which", "where", "that", "who", "whose", "whom"}
+)
+"""Words after ``, <url>,`` that say the second comma is a list's or the URL's clause's:
+it stays (:func:`_apposition`)."""
 _SENTENCE_REST: Final = re.compile(r"[^.!?\n()]*[.!?]?")
 """The rest of a sentence, up to its end or the parentheses it stands in."""
 _CONNECTOR_AFTER: Final = re.compile(
@@ -195,9 +248,12 @@ def _spaced(answer: str, match: re.Match[str], previous: int) -> int:
     start = match.start()
     if match["open"] is None:
         return start
-    while start > previous and answer[start - 1] in _BLANKS:
-        start -= 1
-    return start
+    return _blanks_from(answer, start, previous)
+
+
+def _blanks_from(answer: str, stop: int, floor: int) -> int:
+    """Where the run of spaces and tabs ending at ``stop`` starts, not before ``floor``."""
+    return floor + len(answer[floor:stop].rstrip(_BLANKS))
 
 
 class _Tidied:
@@ -335,9 +391,7 @@ def _bare_urls(answer: str) -> Iterator[_Bare]:
     previous = 0
     for match in _BARE.finditer(answer):
         before = match.start()
-        paren = before
-        while paren > previous and answer[paren - 1] in _BLANKS:
-            paren -= 1
+        paren = _blanks_from(answer, before, previous)
         opened = paren > previous and answer[paren - 1] == "("
         opening = paren - 1 if opened else before
         line_start = answer.rfind("\n", previous, opening) + 1
@@ -348,8 +402,7 @@ def _bare_urls(answer: str) -> Iterator[_Bare]:
         if opened:
             open_start = paren - 1
             if not line:
-                while open_start > previous and answer[open_start - 1] in _BLANKS:
-                    open_start -= 1
+                open_start = _blanks_from(answer, open_start, previous)
         start = line_start if line else (open_start if open_start is not None else before)
         yield _Bare(start, match.start("url"), match["url"], match.end(), line, open_start)
         previous = match.end()
@@ -361,14 +414,19 @@ def _closed(left: str, right: str) -> tuple[str, int]:
     A cut URL took no words of the answer with it, but the words around it were written
     for it. Each rule takes out only what was there for the URL alone:
 
-    * a word that pointed at it (``see``, ``visit``, ``at``, ``via``) where nothing but a
-      clause's end (or ``for details``) follows; a sentence opened by ``See <url>`` whole;
-    * a sentence whose predicate was ``at <url>`` alone (``Details are at <url>.``);
+    * a word that pointed at it (``see``, ``visit``, ``at``, ``via``, and their kin in
+      German, French and Spanish: :mod:`.link_words`) where nothing but a clause's end (or
+      ``for details``) follows; a sentence opened by ``See <url>`` whole, as one that only
+      asked the reader to go there (``You can visit <url>.``);
+    * a sentence whose predicate was ``at <url>`` alone (``Details are at <url>.``), or
+      that said only where more is read (``More information at <url>.``); a list item
+      whose sentence went whole goes with its marker (``- See <url>.``);
     * the ``, `` or `` and `` that joined it to another URL of a list, and a ``:`` that
       introduced it at a line's or sentence's end; a label's line (``Sources: <url>``)
       whole when the URL was all it labelled;
     * brackets left holding nothing (``(see <url>)``), a comma or full stop doubled, a
-      comma the URL ended left before nothing (``Data <url>,`` at a line's end);
+      comma the URL ended left before nothing (``Data <url>,`` at a line's end), both
+      commas that set it apart (``The site, <url>, lists it.``: :func:`_apposition`);
     * the spaces: one between words, none before punctuation.
 
     Args:
@@ -390,7 +448,7 @@ def _closed(left: str, right: str) -> tuple[str, int]:
     left = left.rstrip(" \t")
     head = right[:_HEAD]
     after = _CONNECTOR_AFTER.match(head)
-    pointer = _POINTER.search(left, max(0, len(left) - _POINTER_REACH))
+    pointer = _pointing(left)
     if after and (pointer or not left or left[-1] in "\n([<:"):
         # The next item of a list takes the cut one's place: `see a or b` reads `see b`.
         return left + (" " if left and left[-1] not in "\n([<" else ""), after.end()
@@ -403,6 +461,33 @@ def _closed(left: str, right: str) -> tuple[str, int]:
     if pointer:
         left, skip = _unpointed(left, right, pointer)
     return _tidied(left, right, skip)
+
+
+def _pointing(left: str) -> re.Match[str] | None:
+    """The word ending ``left`` that points at the cut URL after it, if one does.
+
+    A word of a language that writes it as a verb too (:data:`.link_words.OPENING_ONLY`)
+    points only where it opens its clause: ``(siehe <url>)``, ``Voir <url>.``, ``; ver
+    <url>``; after other words (``Vous pouvez voir <url>``) it is the sentence's verb.
+
+    Example:
+        >>> _pointing("Big (siehe")["word"], _pointing("Vous pouvez voir") is None
+        ('siehe', True)
+    """
+    pointer = _POINTER.search(left, max(0, len(left) - _POINTER_REACH))
+    if pointer is None:
+        return None
+    language, kind = _kind(pointer)
+    if kind == "pointer" and language in link_words.OPENING_ONLY:
+        before = left[: pointer.start()].rstrip(" \t")
+        if not (_opens_sentence(before) or before[-1:] in ("", "[", ",", ";", ":")):
+            return None
+    return pointer
+
+
+def _kind(pointer: re.Match[str]) -> tuple[str, str]:
+    """The language and kind (``pointer``, ``preposition``) of a :data:`_POINTER` match."""
+    return _WORD_KINDS[" ".join(pointer["word"].lower().split())]
 
 
 def _label_line(left: str) -> int | None:
@@ -461,15 +546,25 @@ def _unpointed(left: str, right: str, pointer: re.Match[str]) -> tuple[str, int]
     rest = head[skip:].lstrip(" \t")
     sentence = _SENTENCE_REST.match(head, skip)
     word = pointer["word"].lower()
+    preposition = _kind(pointer)[1] == "preposition"
     if word == "at" and (not rest or rest[0] in ".!?\n)"):
         predicate = _COPULA_AT.search(before)
         said = sentence is not None and "://" not in sentence[0]
         if sentence and said and predicate and _bare_subject(before, predicate):
             return _sentence_gone(before[: predicate.start()], right, sentence.end())
-    if word in _PREPOSITIONS or phrase or not rest or rest[0] in _CLAUSE_ENDS:
-        whole = word not in _PREPOSITIONS and _opens_sentence(before)
-        if whole and sentence and "://" not in sentence[0]:
-            return _sentence_gone(before, right, sentence.end())  # `See <url> for details.`
+    if preposition or phrase or not rest or rest[0] in _CLAUSE_ENDS:
+        said = sentence is not None and "://" not in sentence[0]
+        lead = _LEAD.search(before, max(0, len(before) - _ASKED_REACH)) if preposition else None
+        if lead and sentence and said and (not rest or rest[0] in ".!?\n)"):
+            opening = before[: lead.start()].rstrip(" \t")
+            if _opens_sentence(opening):
+                return _sentence_gone(opening, right, sentence.end())  # `Details at <url>.`
+        if not preposition and sentence and said:
+            if _opens_sentence(before):
+                return _sentence_gone(before, right, sentence.end())  # `See <url>.`
+            asked = _ASKED.search(before, max(0, len(before) - _ASKED_REACH))
+            if asked and _opens_sentence(opening := before[: asked.start()].rstrip(" \t")):
+                return _sentence_gone(opening, right, sentence.end())  # `You can see <url>.`
         return before, skip
     if _opens_sentence(before) and sentence and "://" not in sentence[0]:
         return _sentence_gone(before, right, sentence.end())  # `See <url> for the figures.`
@@ -480,8 +575,12 @@ def _sentence_gone(before: str, right: str, end: int) -> tuple[str, int]:
     """``before`` and what of ``right`` goes once a sentence ending at ``end`` went whole.
 
     A sentence that was its line's all takes the line with it (:func:`_unlabelled`): no
-    empty line is left where it stood.
+    empty line is left where it stood; one that was a list item's all takes its item, the
+    marker with it (``- See <url>.`` left ``-.``).
     """
+    item = _item_start(before.rstrip(" \t"))
+    if item is not None and _ends_line(right, end):
+        before = before[:item]
     if (not before or before.endswith("\n")) and _ends_line(right, end):
         left, skip = _unlabelled(before, right[end:])
         return left, end + skip
@@ -523,6 +622,8 @@ def _tidied(left: str, right: str, skip: int) -> tuple[str, int]:
             left, skip = left[:-1].rstrip(" \t"), skip + spaces + 1
         elif ends and (found := _CONNECTOR_BEFORE.search(left[-_HEAD:])):
             left = left[: len(left) - len(found[0])].rstrip(" \t")
+            if found[0] == "," and follows == "," and _apposition(left, rest[spaces + 1 :]):
+                skip += spaces + 1  # `, <url>,` set the URL apart: both its commas go
         elif last == ":" and (not follows or follows in ".!?\n"):
             left = left[:-1].rstrip(" \t")
         elif _doubled(last, follows) or (follows == "," and _ends_clause(rest[spaces + 1 :])):
@@ -531,6 +632,28 @@ def _tidied(left: str, right: str, skip: int) -> tuple[str, int]:
             break
     joins = left and left[-1] not in "\n([<" and follows and follows not in _CLAUSE_ENDS
     return left + (" " if joins else ""), skip + spaces
+
+
+def _apposition(before: str, after: str) -> bool:
+    """Whether the cut URL stood between commas as a word's apposition, both commas its.
+
+    ``The official site, <url>, lists it.`` read ``The official site, lists it.``: the
+    commas set the URL apart, and go with it. Only between a word (no URL, link, number or
+    bracket: a list's item) and a word in lower case that goes on the sentence (not a
+    list's ``and`` / ``or``, nor ``which`` / ``that`` opening a clause on the URL): ``In
+    Tokyo, <url>, the population grew.`` reads ``In Tokyo the population grew.``, its
+    comma after a short opening being one English may leave out.
+
+    Example:
+        >>> _apposition("The site", " lists it."), _apposition("See a.org", " b.org.")
+        (True, False)
+    """
+    word = before.rsplit(None, 1)[-1:]
+    following = after.split(None, 1)[:1]
+    if not word or not following or not after[:1].isspace():
+        return False
+    going_on = following[0].isalpha() and following[0].islower()
+    return word[0].isalpha() and going_on and following[0] not in _APPOSITION_NOT
 
 
 def _doubled(last: str, follows: str) -> bool:
@@ -561,7 +684,18 @@ def _opens_sentence(before: str) -> bool:
         (True, False)
     """
     before = _MARKERS_AT_END.sub("", before)
-    return not before or before[-1] in "\n.!?("
+    return not before or before[-1] in "\n.!?(" or _item_start(before) is not None
+
+
+def _item_start(before: str) -> int | None:
+    r"""Where the line of ``before`` starts if all it holds is a list item's marker.
+
+    Example:
+        >>> _item_start("Big.\n- "), _item_start("Big.\n12."), _item_start("Big -")
+        (5, 5, None)
+    """
+    line_start = before.rfind("\n") + 1
+    return line_start if _ITEM_MARKER.fullmatch(before, line_start) else None
 
 
 def _in_link(answer: str, start: int) -> bool:

@@ -1,0 +1,68 @@
+"""The words an answer writes only for a URL, by language: they go when the URL is cut.
+
+:func:`~.links.unlinked` takes a cut page's URL out of an answer, and with it the words
+that were there for it alone (:func:`~.links._closed`). The words are data, here, so a
+language is a row and not a rule.
+
+Which languages: the answer engines whose answers a cut tidies (Codex, Perplexity and
+OpenRouter's route to it: ``ProviderInfo.answer_links_sources``) answer in the language
+asked in. The real captures in ``fixtures/`` hold one answer that is not English, Kimi's
+in Chinese (``fixtures/kimi``), and it names its pages as Markdown headings' links, whose
+words stay: no pointing word there to learn from. German, French and Spanish are here as
+the most asked languages after English that write a pointing word and a URL apart with
+spaces. Chinese and Japanese write ``详见`` / ``詳細は`` against the URL with no space, and a
+URL running into the full stop ``。`` is a different page to the parsers' reading (the
+source made of it keeps the ``。``), so a rule there would be written blind: none is.
+
+What each row holds, and why each goes only where it is safe:
+
+* :data:`POINTERS`: an imperative that points at the URL after it (``see``). English
+  ``see`` and ``visit`` go as stop 55 had them (where the clause ends after the URL, or
+  ``for details`` follows it). The other languages' words go only where they open their
+  clause (after a sentence's end, a bracket, a comma, a semicolon or a colon, or a list
+  marker), as an imperative does: after other words they may be a verb the sentence goes
+  on with (French ``Vous pouvez voir <url>.``), and taking it would leave ``Vous pouvez.``
+* :data:`PREPOSITIONS`: a word whose phrase is the URL and nothing else (``at <url>``,
+  German ``unter <url>``, French ``sur <url>``, Spanish ``en <url>``): it goes wherever it
+  stands before a cut URL.
+* :data:`FOR_MORE`: what follows ``see <url>`` to say why (``for details``).
+* :data:`LEADS`: the words of a sentence that says only where more is to be read, before
+  a preposition and the URL (``More information at <url>.``, ``Weitere Informationen
+  finden Sie unter <url>.``): the sentence goes whole, where the URL ends it.
+"""
+
+from typing import Final
+
+__all__ = ["FOR_MORE", "LEADS", "OPENING_ONLY", "POINTERS", "PREPOSITIONS"]
+
+POINTERS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("please see", "please visit", "see also", "see", "visit"),
+    "de": ("siehe auch", "siehe"),
+    "fr": ("voir aussi", "voir"),
+    "es": ("véase también", "véase", "ver también", "ver", "consulte"),
+}
+"""Imperatives pointing at the URL after them, by language (ISO 639-1)."""
+OPENING_ONLY: Final = frozenset(("de", "fr", "es"))
+"""Languages whose pointing words go only where they open their clause (see above)."""
+PREPOSITIONS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("at", "via"),
+    "de": ("unter",),
+    "fr": ("sur",),
+    "es": ("en",),
+}
+"""Words whose phrase is the URL alone, wherever they stand."""
+FOR_MORE: Final[dict[str, str]] = {
+    "en": r"for (?:more )?(?:details|information|info|more)",
+    "de": r"für (?:weitere |mehr )?(?:Details|Informationen|Einzelheiten)",
+    "fr": r"pour (?:plus de détails|plus d['’]informations|en savoir plus)",
+    "es": r"para (?:más )?(?:detalles|información)",
+}
+"""Patterns (a space standing for any run of them) of what ``see <url>`` goes on with."""
+LEADS: Final[dict[str, str]] = {
+    "en": r"(?:more |further )?(?:details|information|info)",
+    "de": r"(?:weitere |mehr )?(?:Details|Informationen)(?: (?:finden Sie|gibt es|erhalten Sie))?",
+    "fr": r"(?:plus d['’]informations|plus de détails|pour en savoir plus)(?: (?:est|sont))?",
+    "es": r"(?:más )?(?:información|detalles)(?: (?:está|están|disponibles?))?",
+}
+"""Patterns of a sentence's words before a preposition and the URL, saying only where more
+is to be read (a space standing for any run of them)."""
