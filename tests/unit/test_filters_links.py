@@ -243,3 +243,10 @@ def test_no_round_3_cut_leaves_a_doubled_space_or_an_empty_line() -> None:
         assert "  " not in cut and " ." not in cut and " ," not in cut, (written, cut)
         assert "\n\n\n" not in cut and cut == cut.strip("\n"), (written, cut)
         assert not cut.startswith(("-", "1.")) or " " in cut, (written, cut)
+
+
+def test_a_pointing_word_matched_without_case_as_unicode_does_is_looked_up_alike() -> None:
+    """A guard: `ſee` (a long s) and `VÉASE` match the pattern caselessly, and are found
+    in the table so (an exact lookup of the matched word raised `KeyError` on `ſee`)."""
+    assert unlinked(f"Big. ſee {CUT}.", [CUT], [KEPT]) == "Big."
+    assert unlinked(f"Grande. VÉASE {CUT}.", [CUT], [KEPT]) == "Grande."

@@ -90,17 +90,19 @@ def _words(phrases: Iterable[str]) -> str:
 
 _WORD_KINDS: Final[dict[str, tuple[str, str]]] = {
     **{
-        word: (language, "pointer")
+        word.casefold(): (language, "pointer")
         for language, words in link_words.POINTERS.items()
         for word in words
     },
     **{
-        word: (language, "preposition")
+        word.casefold(): (language, "preposition")
         for language, words in link_words.PREPOSITIONS.items()
         for word in words
     },
 }
-"""Each pointing word (:mod:`.link_words`), in lower case: its language and its kind."""
+"""Each pointing word (:mod:`.link_words`), case-folded: its language and its kind. The
+pattern matches without case as Unicode does (``ſee`` is ``see`` to it), and so is looked
+up case-folded."""
 _POINTER: Final = re.compile(
     rf"(?:^|(?<=[\s(\[,;:]))(?P<word>{_words(_WORD_KINDS)})[ \t]*\Z", re.IGNORECASE
 )
@@ -478,6 +480,8 @@ def _pointing(left: str) -> re.Match[str] | None:
     if pointer is None:
         return None
     language, kind = _kind(pointer)
+    if not kind:
+        return None
     if kind == "pointer" and language in link_words.OPENING_ONLY:
         before = left[: pointer.start()].rstrip(" \t")
         if not (_opens_sentence(before) or before[-1:] in ("", "[", ",", ";", ":")):
@@ -486,8 +490,15 @@ def _pointing(left: str) -> re.Match[str] | None:
 
 
 def _kind(pointer: re.Match[str]) -> tuple[str, str]:
-    """The language and kind (``pointer``, ``preposition``) of a :data:`_POINTER` match."""
-    return _WORD_KINDS[" ".join(pointer["word"].lower().split())]
+    """The language and kind (``pointer``, ``preposition``) of a :data:`_POINTER` match.
+
+    ``("", "")`` for a match no row names, if Unicode's caseless matching finds one.
+
+    Example:
+        >>> _kind(_POINTER.search("Big. ſee"))
+        ('en', 'pointer')
+    """
+    return _WORD_KINDS.get(" ".join(pointer["word"].casefold().split()), ("", ""))
 
 
 def _label_line(left: str) -> int | None:
@@ -545,7 +556,7 @@ def _unpointed(left: str, right: str, pointer: re.Match[str]) -> tuple[str, int]
     skip = phrase.end() if phrase else 0
     rest = head[skip:].lstrip(" \t")
     sentence = _SENTENCE_REST.match(head, skip)
-    word = pointer["word"].lower()
+    word = pointer["word"].casefold()
     preposition = _kind(pointer)[1] == "preposition"
     if word == "at" and (not rest or rest[0] in ".!?\n)"):
         predicate = _COPULA_AT.search(before)
