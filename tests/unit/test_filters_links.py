@@ -187,6 +187,8 @@ READS_ON_ROUND_3 = [
     (f"Big. Please see {CUT}.", "Big."),
     (f"Big. You can visit {CUT} for details.", "Big."),
     (f"Big. For more information, you can visit {CUT}.", "Big."),
+    (f"Big, and you can see {CUT}.", "Big."),
+    (f"Big; you can visit {CUT}!\nMore.", "Big!\nMore."),
     (f"Big. More information at {CUT}.", "Big."),
     (f"Big. Details at {CUT}. More.", "Big. More."),
     # German, French, Spanish.
@@ -199,6 +201,7 @@ READS_ON_ROUND_3 = [
     (f"Grand. Plus d'informations sur {CUT}.", "Grand."),
     (f"Grande. Ver {CUT} para más detalles.", "Grande."),
     (f"Los datos (véase {CUT}) difieren.", "Los datos difieren."),
+    (f"Grande. VÉASE {CUT}.", "Grande."),
     (f"Grande. Más información en {CUT}.", "Grande."),
     (f"Los datos están disponibles en {CUT}.", "Los datos están disponibles."),
 ]
@@ -217,8 +220,9 @@ LEFT_AS_WRITTEN = [
     # More than where to read more, or a list item saying more: only the URL's words go.
     (f"We have more information at {CUT}.", "We have more information."),
     (f"- The data is available at {CUT}.", "- The data is available."),
-    # A page kept.
+    # A page kept; a sentence going on after the URL.
     (f"Siehe {KEPT} für Details.", f"Siehe {KEPT} für Details."),
+    (f"Big, and you can see {CUT} showing it.", "Big, and you can see showing it."),
 ]
 
 
@@ -246,7 +250,6 @@ def test_no_round_3_cut_leaves_a_doubled_space_or_an_empty_line() -> None:
 
 
 def test_a_pointing_word_matched_without_case_as_unicode_does_is_looked_up_alike() -> None:
-    """A guard: `ſee` (a long s) and `VÉASE` match the pattern caselessly, and are found
-    in the table so (an exact lookup of the matched word raised `KeyError` on `ſee`)."""
+    """A guard: `ſee` (a long s) matches the pattern caselessly, and is found in the table
+    so (this round's first lookup of the matched word raised `KeyError` on it)."""
     assert unlinked(f"Big. ſee {CUT}.", [CUT], [KEPT]) == "Big."
-    assert unlinked(f"Grande. VÉASE {CUT}.", [CUT], [KEPT]) == "Grande."

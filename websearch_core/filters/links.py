@@ -127,6 +127,9 @@ _ASKED: Final = re.compile(
 )
 """A sentence's words before ``see`` / ``visit`` that only ask the reader to go to the URL
 (``You can visit <url>.``): with the URL gone the sentence asks nothing."""
+_CLAUSE_JOIN: Final = re.compile(r"(?:,?[ \t]+and|;)\Z", re.IGNORECASE)
+"""What joins a clause that only asked the reader to go to the URL to the sentence before it
+(``Big, and you can see <url>.``, ``Big; you can visit <url>.``)."""
 _ASKED_REACH: Final = 80
 """How far before a pointing word :data:`_ASKED` or :data:`_LEAD` may start."""
 _LEAD: Final = re.compile(
@@ -564,22 +567,54 @@ def _unpointed(left: str, right: str, pointer: re.Match[str]) -> tuple[str, int]
         if sentence and said and predicate and _bare_subject(before, predicate):
             return _sentence_gone(before[: predicate.start()], right, sentence.end())
     if preposition or phrase or not rest or rest[0] in _CLAUSE_ENDS:
-        said = sentence is not None and "://" not in sentence[0]
-        lead = _LEAD.search(before, max(0, len(before) - _ASKED_REACH)) if preposition else None
-        if lead and sentence and said and (not rest or rest[0] in ".!?\n)"):
-            opening = before[: lead.start()].rstrip(" \t")
-            if _opens_sentence(opening):
-                return _sentence_gone(opening, right, sentence.end())  # `Details at <url>.`
-        if not preposition and sentence and said:
-            if _opens_sentence(before):
-                return _sentence_gone(before, right, sentence.end())  # `See <url>.`
-            asked = _ASKED.search(before, max(0, len(before) - _ASKED_REACH))
-            if asked and _opens_sentence(opening := before[: asked.start()].rstrip(" \t")):
-                return _sentence_gone(opening, right, sentence.end())  # `You can see <url>.`
+        if sentence is not None and "://" not in sentence[0]:
+            ends = not rest or rest[0] in ".!?\n)"
+            gone = _said_only_where(before, right, sentence, preposition=preposition, ends=ends)
+            if gone is not None:
+                return gone
         return before, skip
     if _opens_sentence(before) and sentence and "://" not in sentence[0]:
         return _sentence_gone(before, right, sentence.end())  # `See <url> for the figures.`
     return left, 0
+
+
+def _said_only_where(
+    before: str, right: str, sentence: re.Match[str], *, preposition: bool, ends: bool
+) -> tuple[str, int] | None:
+    """The sentence (or clause) of a pointing word that said nothing but where the URL is.
+
+    ``See <url>.`` and ``You can visit <url> for details.`` (:data:`_ASKED`) go whole, as
+    does ``More information at <url>.`` (:data:`_LEAD`, where the URL ends the sentence);
+    ``Big, and you can see <url>.`` loses its clause and keeps its full stop. ``None``: the
+    sentence says more, and only the pointing word goes.
+
+    Args:
+        before: The text before the pointing word.
+        right: The text after the cut URL.
+        sentence: The rest of the sentence after it (:data:`_SENTENCE_REST`), no URL in it.
+        preposition: The word is a preposition (``at``), not an imperative (``see``).
+        ends: The sentence ends right after the URL.
+    """
+    reach = max(0, len(before) - _ASKED_REACH)
+    if preposition:
+        lead = _LEAD.search(before, reach) if ends else None
+        opening = before[: lead.start()].rstrip(" \t") if lead else ""
+        if lead and _opens_sentence(opening):
+            return _sentence_gone(opening, right, sentence.end())  # `Details at <url>.`
+        return None
+    if _opens_sentence(before):
+        return _sentence_gone(before, right, sentence.end())  # `See <url>.`
+    asked = _ASKED.search(before, reach)
+    if asked is None:
+        return None
+    opening = before[: asked.start()].rstrip(" \t")
+    if _opens_sentence(opening):
+        return _sentence_gone(opening, right, sentence.end())  # `You can see <url>.`
+    if joined := _CLAUSE_JOIN.search(opening):
+        # `Big, and you can see <url>.`: the clause asked only that; its end stays.
+        stops = sentence[0].endswith((".", "!", "?"))
+        return opening[: joined.start()].rstrip(" \t"), sentence.end() - stops
+    return None
 
 
 def _sentence_gone(before: str, right: str, end: int) -> tuple[str, int]:
