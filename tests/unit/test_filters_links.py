@@ -189,6 +189,10 @@ READS_ON_ROUND_3 = [
     (f"Big. For more information, you can visit {CUT}.", "Big."),
     (f"Big, and you can see {CUT}.", "Big."),
     (f"Big; you can visit {CUT}!\nMore.", "Big!\nMore."),
+    # A `which` clause on the page goes with it, as `for details` does.
+    (f"For details, see {CUT}, which lists them.", "For details."),
+    # A sentence taken whole stopped at a link's `(`: its words went, its URL stayed.
+    (f"Big (see {CUT}, lists [b]({KEPT})).", f"Big (lists [b]({KEPT}))."),
     (f"Big. More information at {CUT}.", "Big."),
     (f"Big. Details at {CUT}. More.", "Big. More."),
     # German, French, Spanish.
@@ -222,6 +226,9 @@ LEFT_AS_WRITTEN = [
     (f"- The data is available at {CUT}.", "- The data is available."),
     # A page kept; a sentence going on after the URL.
     (f"Siehe {KEPT} für Details.", f"Siehe {KEPT} für Details."),
+    (f"See {KEPT}, which lists them.", f"See {KEPT}, which lists them."),
+    # A parenthesis opened by `see` went whole before the `which` rule, and still does.
+    (f"Big (see {CUT}, which is official). More.", "Big. More."),
     (f"Big, and you can see {CUT} showing it.", "Big, and you can see showing it."),
 ]
 

@@ -130,6 +130,8 @@ _ASKED: Final = re.compile(
 _CLAUSE_JOIN: Final = re.compile(r"(?:,?[ \t]+and|;)\Z", re.IGNORECASE)
 """What joins a clause that only asked the reader to go to the URL to the sentence before it
 (``Big, and you can see <url>.``, ``Big; you can visit <url>.``)."""
+_ON_THE_URL: Final = re.compile(r"[ \t]*,[ \t]+(?:which|where)\b[^.!?\n()\[\]<>]*(?=[.!?\n])")
+"""A relative clause on the URL after ``see <url>``, to its sentence's end (:func:`_on_the_url`)."""
 _ASKED_REACH: Final = 80
 """How far before a pointing word :data:`_ASKED` or :data:`_LEAD` may start."""
 _LEAD: Final = re.compile(
@@ -555,27 +557,58 @@ def _unpointed(left: str, right: str, pointer: re.Match[str]) -> tuple[str, int]
     """
     head = right[:_HEAD]
     before = left[: len(left) - len(pointer[0])].rstrip(" \t")
-    phrase = _FOR_MORE.match(head)
+    preposition = _kind(pointer)[1] == "preposition"
+    phrase = _FOR_MORE.match(head) or (None if preposition else _on_the_url(head))
     skip = phrase.end() if phrase else 0
     rest = head[skip:].lstrip(" \t")
     sentence = _SENTENCE_REST.match(head, skip)
     word = pointer["word"].casefold()
-    preposition = _kind(pointer)[1] == "preposition"
     if word == "at" and (not rest or rest[0] in ".!?\n)"):
         predicate = _COPULA_AT.search(before)
-        said = sentence is not None and "://" not in sentence[0]
+        said = _said(head, sentence)
         if sentence and said and predicate and _bare_subject(before, predicate):
             return _sentence_gone(before[: predicate.start()], right, sentence.end())
     if preposition or phrase or not rest or rest[0] in _CLAUSE_ENDS:
-        if sentence is not None and "://" not in sentence[0]:
+        if sentence is not None and _said(head, sentence):
             ends = not rest or rest[0] in ".!?\n)"
             gone = _said_only_where(before, right, sentence, preposition=preposition, ends=ends)
             if gone is not None:
                 return gone
         return before, skip
-    if _opens_sentence(before) and sentence and "://" not in sentence[0]:
+    if _opens_sentence(before) and sentence and _said(head, sentence):
         return _sentence_gone(before, right, sentence.end())  # `See <url> for the figures.`
     return left, 0
+
+
+def _said(head: str, sentence: re.Match[str] | None) -> bool:
+    """Whether the rest of a sentence (:data:`_SENTENCE_REST`) holds no URL and no link.
+
+    It stops at a parenthesis, so a link's words (``[b](https://...)``) were in it and its
+    URL not: main took ``(see <url>, lists [b](<kept>))`` whole to the link's ``(`` and left
+    ``((<kept>))``, a page shown losing its link.
+
+    Example:
+        >>> _said("x, lists [b](https://b.org/)).", _SENTENCE_REST.match("x, lists [b]("))
+        False
+    """
+    if sentence is None or "://" in sentence[0]:
+        return False
+    return not (sentence[0].endswith("]") and head.startswith("(", sentence.end()))
+
+
+def _on_the_url(head: str) -> re.Match[str] | None:
+    """A clause on the URL that ``see <url>`` goes on with to its sentence's end, if one.
+
+    ``For details, see <url>, which lists them.`` read ``For details, which lists them.``:
+    the ``which`` clause spoke of the page, and goes with it as ``for details`` does. Not
+    where it holds a URL or a link, or runs past what is read of it.
+
+    Example:
+        >>> _on_the_url(", which lists them. More.")[0]
+        ', which lists them'
+    """
+    clause = _ON_THE_URL.match(head)
+    return clause if clause is not None and "://" not in clause[0] else None
 
 
 def _said_only_where(
