@@ -132,7 +132,7 @@ _FIRST_ERROR_STATUS = 400
 """The lowest status whose body is an error page, read only up to the cap (:func:`_error_page`)."""
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _JSON_MEDIA = "application/json"
-"""The JSON label, whose body's first line may say it is a stream (:func:`_told_by_first_line`)."""
+"""The JSON label, whose body's first line may say it is a stream (:func:`told_by_first_line`)."""
 CREDENTIAL_HEADERS = frozenset(
     {
         "authorization",
@@ -1438,15 +1438,15 @@ async def _read_capped(
     """The body as it arrives, in one buffer, failing as soon as it passes ``cap`` bytes.
 
     An error status's body is cut at the cap instead (:func:`_error_page`). A 2xx body
-    labelled ``text/event-stream`` or JSON whose first line is an SSE field is read only
-    up to that line (:func:`_unasked_stream`).
+    labelled ``text/event-stream`` or JSON, or sent to a request that asked for JSON only,
+    whose first line is an SSE field is read only up to that line (:func:`_unasked_stream`).
     """
     if is_error_page(response.status):
         return await _error_page(response, cap)
     _refuse_declared_over(provider, label, response, cap, name)
     content = response.content
     gathered = BodyBuffer()
-    head = b"" if _told_by_first_line(response.content_type) else None
+    head = b"" if told_by_first_line(response.content_type, response.request_info.headers) else None
     while chunk := await content.readany():
         gathered.add(chunk)
         if gathered.size > cap:
@@ -1458,16 +1458,57 @@ async def _read_capped(
     return gathered.take()
 
 
-def _told_by_first_line(content_type: str | None) -> bool:
+def told_by_first_line(content_type: str | None, sent: Mapping[str, str]) -> bool:
     """Whether a body under this label is judged a stream by its first line, and cut there.
 
     A stream label, and a JSON one (``application/json``, a ``+json`` type): a gateway
     that streams and relabels the stream JSON, then holds the socket, left the search
     waiting for the deadline. No JSON text starts with an SSE field or comment, so a JSON
-    body is never cut. Any other label (a page) is read whole, as it may say anything.
+    body is never cut. Any other label (a page) is read whole, as it may say anything,
+    unless the request's ``Accept`` (``sent``: the headers it went with) asked for JSON
+    and nothing else (:func:`_asks_json_only`): a stream sent with no label, or as
+    ``text/plain``, to such a request and held open waited for the close too. Such a
+    request has no page to cut: its server was told only JSON is read, and its reader
+    refuses whatever is not JSON, a stream by its first line. Shared with
+    :class:`~.testing.mock_transport.MockTransport` (not in ``__all__``).
+
+    Examples:
+        >>> told_by_first_line("text/plain", {"Accept": "application/json"})
+        True
+        >>> told_by_first_line("text/plain", {"Accept": "text/html,*/*;q=0.8"})
+        False
     """
     media = (content_type or "").split(";", 1)[0].strip().lower()
-    return is_labelled_stream(media) or media == _JSON_MEDIA or media.endswith("+json")
+    if is_labelled_stream(media) or media == _JSON_MEDIA or media.endswith("+json"):
+        return True
+    return _asks_json_only(_header_sent(sent, "Accept"))
+
+
+def _asks_json_only(accept: str | None) -> bool:
+    """Whether an ``Accept`` value names JSON types and nothing else (no ``*/*``).
+
+    Examples:
+        >>> _asks_json_only("application/json"), _asks_json_only("application/json, */*")
+        (True, False)
+        >>> _asks_json_only("application/problem+json;q=0.9"), _asks_json_only(None)
+        (True, False)
+    """
+    if not accept:
+        return False
+    for asked in accept.split(","):
+        media = asked.split(";", 1)[0].strip().lower()
+        if media != _JSON_MEDIA and not media.endswith("+json"):
+            return False
+    return True
+
+
+def _header_sent(headers: Mapping[str, str], name: str) -> str | None:
+    """A header of a request by name, whatever its case (aiohttp's are case-blind already)."""
+    value = headers.get(name)
+    if value is None:
+        lowered = name.lower()
+        value = next((v for k, v in headers.items() if k.lower() == lowered), None)
+    return value
 
 
 def _unasked_stream(head: bytes, chunk: bytes) -> tuple[bytes | None, bool]:
@@ -1481,7 +1522,7 @@ def _unasked_stream(head: bytes, chunk: bytes) -> tuple[bytes | None, bool]:
     known at the first line. Read stops there now; the connection, released unread, is
     closed rather than pooled. A JSON body under the label (a server ignoring the label)
     is no stream by its first line, and is read whole as before. A JSON label is judged
-    alike (:func:`_told_by_first_line`); a JSON body starting ``{`` or ``[`` costs a
+    alike (:func:`told_by_first_line`); a JSON body starting ``{`` or ``[`` costs a
     failed match and a search for ``:``, no copy of its first read.
 
     Returns:
