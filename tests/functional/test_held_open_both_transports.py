@@ -150,10 +150,11 @@ def _mock(case: Case, size: int) -> MockTransport:
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 async def test_a_reply_held_open_reads_alike_on_both_transports(case: Case) -> None:
-    """Failed before on the mock side for each (``MockTransport`` took no ``reads``: its
-    body was one read, never held); the real side's halves pass before and after except
-    ``json-asker-plain`` and ``json-asker-none`` (``timed out``, streams62's first-line
-    rule for a request for JSON only)."""
+    """Failed before for each, on the mock side (``MockTransport`` took no ``reads``, its
+    body one read, never held). The real side's halves are the held-open cases of
+    streams57-61 (passing on main) and streams62's two for a request for JSON only
+    (``json-asker-plain``, ``json-asker-none``), which timed out on main
+    (``test_stream_unlabelled_held_open``)."""
     timeout = ENDED_WITHIN if case.expected else NEVER_ENDS_WITHIN
     expected = case.expected() if case.expected else ("failed", "ProviderTimeoutError")
     async with _real(case) as (real, sim):
