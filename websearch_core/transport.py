@@ -132,7 +132,7 @@ _FIRST_ERROR_STATUS = 400
 """The lowest status whose body is an error page, read only up to the cap (:func:`_error_page`)."""
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _JSON_MEDIA = "application/json"
-"""The JSON label, whose body's first line may say it is a stream (:func:`told_by_first_line`)."""
+"""The JSON label, whose body's first line may say it is a stream (:func:`_told_by_first_line`)."""
 CREDENTIAL_HEADERS = frozenset(
     {
         "authorization",
@@ -1458,18 +1458,27 @@ async def _read_capped(
     return gathered.take()
 
 
-def told_by_first_line(content_type: str | None, sent: Mapping[str, str]) -> bool:
+def _told_by_first_line(content_type: str | None) -> bool:
     """Whether a body under this label is judged a stream by its first line, and cut there.
 
     A stream label, and a JSON one (``application/json``, a ``+json`` type): a gateway
     that streams and relabels the stream JSON, then holds the socket, left the search
     waiting for the deadline. No JSON text starts with an SSE field or comment, so a JSON
-    body is never cut. Any other label (a page) is read whole, as it may say anything,
-    unless the request's ``Accept`` (``sent``: the headers it went with) asked for JSON
-    and nothing else (:func:`_asks_json_only`): a stream sent with no label, or as
-    ``text/plain``, to such a request and held open waited for the close too. Such a
-    request has no page to cut: its server was told only JSON is read, and its reader
-    refuses whatever is not JSON, a stream by its first line. Shared with
+    body is never cut. Any other label (a page) is read whole, as it may say anything.
+    """
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return is_labelled_stream(media) or media == _JSON_MEDIA or media.endswith("+json")
+
+
+def told_by_first_line(content_type: str | None, sent: Mapping[str, str]) -> bool:
+    """Whether a body is judged a stream by its first line: by its label, or by the ask.
+
+    The label decides first (:func:`_told_by_first_line`). Any other label is a page,
+    read whole, unless the request's ``Accept`` (``sent``: the headers it went with)
+    asked for JSON and nothing else (:func:`_asks_json_only`): a stream sent with no
+    label, or as ``text/plain``, to such a request and held open waited for the close.
+    Such a request has no page to cut: its server was told only JSON is read, and its
+    reader refuses whatever is not JSON, a stream by its first line. Shared with
     :class:`~.testing.mock_transport.MockTransport` (not in ``__all__``).
 
     Examples:
@@ -1478,10 +1487,7 @@ def told_by_first_line(content_type: str | None, sent: Mapping[str, str]) -> boo
         >>> told_by_first_line("text/plain", {"Accept": "text/html,*/*;q=0.8"})
         False
     """
-    media = (content_type or "").split(";", 1)[0].strip().lower()
-    if is_labelled_stream(media) or media == _JSON_MEDIA or media.endswith("+json"):
-        return True
-    return _asks_json_only(_header_sent(sent, "Accept"))
+    return _told_by_first_line(content_type) or _asks_json_only(_header_sent(sent, "Accept"))
 
 
 def _asks_json_only(accept: str | None) -> bool:
@@ -1522,7 +1528,7 @@ def _unasked_stream(head: bytes, chunk: bytes) -> tuple[bytes | None, bool]:
     known at the first line. Read stops there now; the connection, released unread, is
     closed rather than pooled. A JSON body under the label (a server ignoring the label)
     is no stream by its first line, and is read whole as before. A JSON label is judged
-    alike (:func:`told_by_first_line`); a JSON body starting ``{`` or ``[`` costs a
+    alike (:func:`_told_by_first_line`); a JSON body starting ``{`` or ``[`` costs a
     failed match and a search for ``:``, no copy of its first read.
 
     Returns:
