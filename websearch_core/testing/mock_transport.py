@@ -6,10 +6,10 @@ to ``handler(request) -> HttpResponse`` instead of aiohttp. Everything around th
 the real code path: the base-URL override, the attempt's time bound and the timeout text,
 the size cap, the reading of a stream (:class:`~websearch_core.stream_read.StreamRead`, the
 real transport's own: where it ends, a relabelled one told by its first line, blank lines
-alone refused; the handler's body comes as one read), and
-the mapping of aiohttp errors (a handler may raise ``aiohttp.ClientConnectionError`` to
-simulate a dropped connection). Status codes are untouched, so the provider's and the
-request loop's status handling runs as it would on the network.
+alone refused), the stop at a first line that refuses a body, and the mapping of aiohttp
+errors (a handler may raise ``aiohttp.ClientConnectionError`` to simulate a dropped
+connection). Status codes are untouched, so the provider's and the request loop's status
+handling runs as it would on the network.
 
 The handler's body comes as one read, as from a server that sent it at once; ``reads``
 delivers it otherwise: in parts, and held open after its last byte as a server or proxy
