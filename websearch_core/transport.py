@@ -1440,15 +1440,15 @@ async def _read_capped(
     """The body as it arrives, in one buffer, failing as soon as it passes ``cap`` bytes.
 
     An error status's body is cut at the cap instead (:func:`_error_page`). A 2xx body
-    labelled ``text/event-stream`` or JSON whose first line is an SSE field is read only
-    up to that line (:func:`_unasked_stream`).
+    labelled ``text/event-stream`` or JSON, or sent to a request that asked for JSON only,
+    whose first line is an SSE field is read only up to that line (:func:`_unasked_stream`).
     """
     if is_error_page(response.status):
         return await _error_page(response, cap)
     _refuse_declared_over(provider, label, response, cap, name)
     content = response.content
     gathered = BodyBuffer()
-    head = b"" if _told_by_first_line(response.content_type) else None
+    head = b"" if told_by_first_line(response.content_type, response.request_info.headers) else None
     while chunk := await content.readany():
         gathered.add(chunk)
         if gathered.size > cap:
@@ -1473,6 +1473,59 @@ def _told_by_first_line(content_type: str | None) -> bool:
     """
     media = (content_type or "").split(";", 1)[0].strip().lower()
     return is_labelled_stream(media) or media == _JSON_MEDIA or media.endswith("+json")
+
+
+def told_by_first_line(content_type: str | None, sent: Mapping[str, str]) -> bool:
+    """Whether a body is judged a stream by its first line: by its label, or by the ask.
+
+    The label decides first (:func:`_told_by_first_line`). Any other label is a page,
+    read whole, unless the request's ``Accept`` (``sent``: the headers it went with)
+    asked for JSON and nothing else (:func:`_asks_json_only`): a stream sent with no
+    label, or as ``text/plain``, to such a request and held open waited for the close.
+    Such a request has no page to cut: its server was told only JSON is read, and its
+    reader refuses whatever is not JSON, a stream by its first line. Shared with
+    :class:`~.testing.mock_transport.MockTransport` (not in ``__all__``).
+
+    Examples:
+        >>> told_by_first_line("text/plain", {"Accept": "application/json"})
+        True
+        >>> told_by_first_line("text/plain", {"Accept": "text/html,*/*;q=0.8"})
+        False
+    """
+    return _told_by_first_line(content_type) or _asks_json_only(_header_sent(sent, "Accept"))
+
+
+def _asks_json_only(accept: str | None) -> bool:
+    """Whether an ``Accept`` value names JSON types and nothing else (no ``*/*``).
+
+    Examples:
+        >>> _asks_json_only("application/json"), _asks_json_only("application/json, */*")
+        (True, False)
+        >>> _asks_json_only("application/problem+json;q=0.9"), _asks_json_only(None)
+        (True, False)
+    """
+    if not accept:
+        return False
+    for asked in accept.split(","):
+        media = asked.split(";", 1)[0].strip().lower()
+        if media != _JSON_MEDIA and not media.endswith("+json"):
+            return False
+    return True
+
+
+def _header_sent(headers: Mapping[str, str], name: str) -> str | None:
+    """A header of a request by name, whatever its case (aiohttp's are case-blind already).
+
+    aiohttp's headers (a multidict, told by its ``getall``; not imported here, as aiohttp
+    is not) answer in one lookup; only a plain mapping (a
+    :class:`~.testing.mock_transport.MockTransport` request's) is scanned when its
+    spelling differs: scanned every time, a request with no ``Accept`` paid ~3 us.
+    """
+    value = headers.get(name)
+    if value is None and not hasattr(headers, "getall"):
+        lowered = name.lower()
+        value = next((v for k, v in headers.items() if k.lower() == lowered), None)
+    return value
 
 
 def _unasked_stream(head: bytes, chunk: bytes) -> tuple[bytes | None, bool]:

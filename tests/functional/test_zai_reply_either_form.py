@@ -17,6 +17,7 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client, simulator_fixture
+from tests.zai_ids import pin_rpc_ids
 from websearch_core.testing import Fault, Simulator
 
 QUERY: Final = "usd cny"
@@ -25,6 +26,12 @@ STREAM: Final = "text/event-stream"
 JSON: Final = "application/json"
 
 sim = simulator_fixture("zai")
+
+
+@pytest.fixture(autouse=True)
+def _calls_go_as_id_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ``tools/call`` goes with the ``id`` its fixed reply answers (read by ``id``)."""
+    pin_rpc_ids(monkeypatch, "2")
 
 
 def _reply() -> str:

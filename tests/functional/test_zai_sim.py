@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.functional._sim_helpers import failure_after, sim_client, simulator_fixture
+from tests.zai_ids import pin_rpc_ids
 from websearch_core import __version__
 from websearch_core.errors import (
     AuthorizationError,
@@ -114,7 +115,10 @@ async def test_tool_text_for_the_model(sim: Simulator) -> None:
     )
 
 
-async def test_all_three_shapes_then_the_refusal_surfaces(sim: Simulator) -> None:
+async def test_all_three_shapes_then_the_refusal_surfaces(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pin_rpc_ids(monkeypatch, "x")
     refusal = {
         "jsonrpc": "2.0",
         "id": "x",
@@ -137,8 +141,11 @@ async def test_all_three_shapes_then_the_refusal_surfaces(sim: Simulator) -> Non
     ]
 
 
-async def test_plain_json_reply_without_session_header(sim: Simulator) -> None:
+async def test_plain_json_reply_without_session_header(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A server that answers tools/call with plain JSON and hands out no session id."""
+    pin_rpc_ids(monkeypatch, "1", "2")
     listing = json.dumps([{"title": "A", "link": "https://a.example.org/", "content": "x"}])
     initialize = json.dumps({"jsonrpc": "2.0", "id": "1", "result": {"capabilities": {}}})
     call = json.dumps(

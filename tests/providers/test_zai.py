@@ -8,6 +8,7 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.providers._helpers import key_context
+from tests.zai_ids import pin_rpc_ids
 from websearch_core import __version__
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
@@ -497,7 +498,10 @@ def _scripted_context(transport: ScriptedSse) -> ProviderContext:
     return key_context("zai", "zai-key", transport=transport)
 
 
-async def test_session_then_the_next_shape_after_a_refused_shape() -> None:
+async def test_session_then_the_next_shape_after_a_refused_shape(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pin_rpc_ids(monkeypatch, "1", "2", "1")
     items = [{"title": "A", "link": "https://a.example/", "content": "a"}]
     transport = ScriptedSse(
         _sse_reply(reply({"protocolVersion": "2025-03-26"}), {"mcp-session-id": " s-1 "}),
@@ -518,7 +522,10 @@ async def test_session_then_the_next_shape_after_a_refused_shape() -> None:
     assert [s.url for s in response.sources] == ["https://a.example/"]
 
 
-async def test_a_quota_reply_is_raised_without_trying_another_shape() -> None:
+async def test_a_quota_reply_is_raised_without_trying_another_shape(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pin_rpc_ids(monkeypatch, "1")
     transport = ScriptedSse(
         _sse_reply(reply({})),
         SseResponse(status=202, body=b""),
@@ -530,7 +537,10 @@ async def test_a_quota_reply_is_raised_without_trying_another_shape() -> None:
     assert len(transport.sent) == 3 and "Mcp-Session-Id" not in transport.sent[2].headers
 
 
-async def test_an_initialize_error_ends_the_session_before_the_notification() -> None:
+async def test_an_initialize_error_ends_the_session_before_the_notification(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pin_rpc_ids(monkeypatch, "1")
     refused = SseResponse(status=401, body=b'{"success": false, "msg": "token expired"}')
     transport = ScriptedSse(refused)
     with pytest.raises(AuthorizationError) as caught:

@@ -15,7 +15,7 @@ from websearch_core.errors import (
 )
 from websearch_core.models import SearchParams
 from websearch_core.providers.brave import BraveProvider
-from websearch_core.testing import MockTransport, scripted
+from websearch_core.testing import MockTransport, in_parts, scripted
 from websearch_core.transport import HttpRequest, HttpResponse
 
 REQUEST = HttpRequest(method="GET", url="https://api.search.brave.com/res/v1/web/search")
@@ -104,3 +104,38 @@ async def test_a_provider_runs_its_real_status_handling_over_it() -> None:
     assert caught.value.retry_after == 3.0
     (request,) = transport.requests
     assert request.headers["X-Subscription-Token"] == "brave-test-key"
+
+
+# --- a body in parts, held open (streams62) -----------------------------------------------
+
+
+async def test_a_held_body_past_the_cap_is_refused_at_the_cap_not_the_deadline() -> None:
+    """Failed before (no ``reads``): a body in 1 KiB reads, held open after, is refused once
+    it passes the cap, as the real transport refuses one, never waiting for its end."""
+    answer = HttpResponse(status=200, body=b"x" * 4096, headers={"Content-Type": "text/html"})
+    transport = MockTransport(
+        lambda _: answer, reads=in_parts(1024, 1024, 1024, held_open=True), timeout_seconds=30
+    )
+    with pytest.raises(ResponseTooLargeError) as caught:
+        await transport.send("brave", "Brave", REQUEST, max_response_bytes=2048)
+    assert caught.value.message == "Brave API response exceeded 2 KiB"
+
+
+async def test_a_held_error_page_is_cut_at_the_cap() -> None:
+    """Failed before (no ``reads``): a 429's page past the cap, held open, is cut at the
+    cap and handed on with its ``Retry-After``, as the real transport cuts it."""
+    headers = {"Retry-After": "7", "Content-Type": "text/html"}
+    answer = HttpResponse(status=429, body=b"y" * 4096, headers=headers)
+    transport = MockTransport(lambda _: answer, reads=in_parts(3000, held_open=True))
+    response = await transport.send("brave", "Brave", REQUEST, max_response_bytes=2048)
+    assert (response.status, response.body, response.header("retry-after")) == (
+        429,
+        b"y" * 2048,
+        "7",
+    )
+
+
+def test_in_parts_refuses_a_read_of_no_bytes() -> None:
+    """Failed before (no ``in_parts``): a read of 0 bytes is no read; named."""
+    with pytest.raises(ValueError, match="each read is 1 byte or more, not 0"):
+        in_parts(4, 0)

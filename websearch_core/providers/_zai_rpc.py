@@ -6,7 +6,11 @@ plain JSON; Z.AI's own ``{"success": false}`` envelope, a JSON-RPC ``error`` and
 result with ``isError`` are raised as :mod:`websearch_core.errors` errors tagged ``zai``,
 typed like HTTP failures when their code is an HTTP status.
 
-* **Reply:** the last JSON-RPC reply in a stream is used.
+* **Reply:** the JSON-RPC reply to the request's own ``id`` (or a null one, or Z.AI's
+  ``success`` envelope, which has none); replies to other ids are skipped, and a stream
+  of only those is refused (``Failed to parse Z.AI MCP response: no reply to this
+  request's id (<id>), only <n> to another request's``). The reference takes the last
+  message, which MCP's one reply a request makes the same but for another's.
 * **Errors inside a 2xx reply:** the ``{"success": false, "msg", "code"}`` envelope is
   ``Z.AI API error (<code>): <msg>``; a JSON-RPC ``error`` is ``Z.AI MCP error (<code>):
   <message>``; a tool result with ``isError`` is its text; each typed as its code would
@@ -17,7 +21,7 @@ typed like HTTP failures when their code is an HTTP status.
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from ..errors import (
     CreditsSpentError,
@@ -30,7 +34,7 @@ from ..errors import (
 from ..json_decode import json_loads
 from ..sse import SseError, SseEvent, parse_sse
 from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream, sse_payloads
-from ..transport import HttpResponse, SseResponse, classify_http_error
+from ..transport import HttpRequest, HttpResponse, SseResponse, classify_http_error
 from ._common import HTTP_STATUS_TEXT
 from ._json_api import text_or_none
 
@@ -42,6 +46,7 @@ __all__ = [
     "parse_failure",
     "raise_for_rpc_error",
     "reply_message",
+    "request_id_of",
     "rpc_message",
 ]
 
@@ -83,60 +88,113 @@ def _looks_like_sse(text: str) -> bool:
     return any(line.startswith(("data:", "event:")) for line in text.lstrip().splitlines()[:3])
 
 
-def _pick(messages: Sequence[Any], *, streamed: bool = True) -> Mapping[str, Any]:
-    """The reply among the messages: the last one with a ``result``, ``error`` or ``success``.
+def _pick(
+    messages: Sequence[Any], request_id: object = None, *, streamed: bool = True
+) -> Mapping[str, Any]:
+    """The reply among the messages: the first that answers the request's own ``id``.
 
-    Anything else (a progress notification) is not a reply; another API's stream, or its
-    events among the replies, is refused as one (:func:`~..stream_apis.foreign_stream_error`),
-    after the spec'd :data:`PARSE_FAILURE`. A plain JSON body (``streamed`` false) is no stream, so
-    it keeps that text alone.
+    A reply carries a ``result``, ``error`` or ``success`` and no ``method`` (a progress
+    notification or a server's own request is none). The last reply was taken, as the
+    behaviour reference says: a stream closed after only another request's reply (a
+    gateway sharing one stream, a replay on resumption) gave that request's results or
+    error as this search's. JSON-RPC pairs a reply with its request by ``id``, and MCP's
+    Streamable HTTP sends one reply a request on its POST's stream, so the reply is the
+    one with this request's ``id``, or a null one (an error to a request the server could
+    not read), or none at all (Z.AI's own ``success`` envelope); the first such, where
+    the transport's read ends too (:data:`~..stream_ends.ZAI_MCP_REPLY_END`). Another's
+    reply is skipped; only such replies are refused, saying so. ``request_id`` ``None``
+    (unknown): any reply answers, the last as before. Another API's stream, or its events
+    among the replies, is refused as one (:func:`~..stream_apis.foreign_stream_error`),
+    after the spec'd :data:`PARSE_FAILURE`. A plain JSON body (``streamed`` false) is no
+    stream, so it keeps that text alone.
+
+    Raises:
+        ResponseParseError: No reply; or replies to other ids only.
     """
     if streamed:
         # Another API's events, alone or mixed with the replies, are named, not read past.
         payloads = [(message, "") for message in messages]
         refuse_foreign_stream(PROVIDER_ID, PARSE_FAILURE, MCP_JSON_RPC, payloads)
-    objects = [message for message in messages if isinstance(message, Mapping)]
-    replies = [m for m in objects if "result" in m or "error" in m or "success" in m]
-    if not replies:
-        raise parse_failure()
-    return replies[-1]
+    replies = [message for message in messages if _is_reply(message)]
+    if request_id is None and replies:
+        return replies[-1]
+    own = next((reply for reply in replies if reply.get("id") in (None, request_id)), None)
+    if own is not None:
+        return own
+    if replies:
+        text = (
+            f"{PARSE_FAILURE}: no reply to this request's id ({request_id}), only "
+            f"{len(replies)} to another request's"
+        )
+        raise ResponseParseError(PROVIDER_ID, text, 502)
+    raise parse_failure()
 
 
-def rpc_message(body: bytes, events: Sequence[SseEvent] = ()) -> Mapping[str, Any]:
+def _is_reply(message: Any) -> TypeGuard[Mapping[str, Any]]:
+    """Whether ``message`` is a JSON-RPC reply (or Z.AI's envelope), not a notification."""
+    return (
+        isinstance(message, Mapping)
+        and "method" not in message
+        and ("result" in message or "error" in message or "success" in message)
+    )
+
+
+def rpc_message(
+    body: bytes, events: Sequence[SseEvent] = (), request_id: object = None
+) -> Mapping[str, Any]:
     """The JSON-RPC reply in a 2xx body, whether it came as SSE or as plain JSON.
 
     Args:
         body: The raw body (kept by the transport even when it was a stream).
         events: The events the transport parsed, when the body was ``text/event-stream``.
+        request_id: The ``id`` the request went with; ``None``: unknown, any reply answers.
 
     Raises:
         ResponseParseError: No JSON message could be read (``Failed to parse Z.AI MCP
-            response``).
+            response``), or only replies to other ids.
     """
     if events:
-        return _pick(json_messages(events))
+        return _pick(json_messages(events), request_id)
     text = body.decode("utf-8", errors="replace")
     if _looks_like_sse(text):
         try:
             parsed = parse_sse(body)
         except SseError:
             raise parse_failure() from None
-        return _pick(json_messages(parsed))
+        return _pick(json_messages(parsed), request_id)
     try:
-        return _pick([json_loads(text)], streamed=False)
+        return _pick([json_loads(text)], request_id, streamed=False)
     except ValueError:
         raise parse_failure() from None
 
 
-def reply_message(response: SseResponse | HttpResponse) -> Mapping[str, Any]:
+def reply_message(
+    response: SseResponse | HttpResponse, request_id: object = None
+) -> Mapping[str, Any]:
     """The JSON-RPC reply a 2xx response carries (SSE, or JSON on a streamed request).
 
+    Args:
+        response: The reply to one POST of the session.
+        request_id: That POST's JSON-RPC ``id`` (:func:`request_id_of`).
+
     Raises:
-        ResponseParseError: The body holds no JSON-RPC reply.
+        ResponseParseError: The body holds no JSON-RPC reply to ``request_id``.
     """
     if isinstance(response, SseResponse):
-        return rpc_message(response.body, response.events)
-    return rpc_message(response.body)
+        return rpc_message(response.body, response.events, request_id)
+    return rpc_message(response.body, request_id=request_id)
+
+
+def request_id_of(request: HttpRequest) -> object:
+    """The JSON-RPC ``id`` a POST of the session went with (``None``: a notification).
+
+    Example:
+        >>> from websearch_core.transport import HttpRequest
+        >>> request_id_of(HttpRequest(method="POST", url="u", json={"id": "r1"}))
+        'r1'
+    """
+    body = request.json
+    return body.get("id") if isinstance(body, Mapping) else None
 
 
 def _http_like(code: Any) -> int | None:

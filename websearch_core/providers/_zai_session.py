@@ -17,7 +17,7 @@ from ..stream_ends import ZAI_MCP_REPLY_END
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for
 from ._zai_request import argument_shapes, call_body, initialized_body, result_count, rpc_id
-from ._zai_rpc import raise_for_rpc_error, reply_message
+from ._zai_rpc import raise_for_rpc_error, reply_message, request_id_of
 
 __all__ = [
     "CALL",
@@ -58,18 +58,23 @@ def is_argument_shape_error(error: BaseException) -> bool:
 
 
 def carried_error(
-    info: ProviderInfo, errors: ErrorMap, response: SseResponse | HttpResponse
+    info: ProviderInfo,
+    errors: ErrorMap,
+    response: SseResponse | HttpResponse,
+    request: HttpRequest | None = None,
 ) -> SearchProviderError | None:
     """The error a reply carries; ``None`` for a readable reply without one.
 
     Its HTTP status (read through ``errors``), an unreadable body, a JSON-RPC error or a
-    tool error: the hook needs the error itself to tell a refused argument shape.
+    tool error: the hook needs the error itself to tell a refused argument shape. The
+    reply is the one to ``request``'s JSON-RPC ``id`` (``None``: any).
     """
     error = error_for(info, errors, response)
     if error is not None:
         return error
+    request_id = None if request is None else request_id_of(request)
     try:
-        raise_for_rpc_error(reply_message(response))
+        raise_for_rpc_error(reply_message(response, request_id))
     except SearchProviderError as carried:
         return carried
     return None
@@ -123,7 +128,7 @@ def post(flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
     The stream ends at the JSON-RPC reply to this POST's ``id`` or Z.AI's own ``success``
     envelope (:data:`~..stream_ends.ZAI_MCP_REPLY_END`), not at the socket's close, which a
     server or proxy holding the connection never sends; nor at a reply to another ``id``,
-    after which the reader (the last message wins) would have been left with that one.
+    which the reader skips too (:func:`~._zai_rpc.reply_message`).
     """
     headers = dict(flow.state[_HEADERS])
     return HttpRequest(
@@ -147,7 +152,7 @@ def next_request(flow: Flow, info: ProviderInfo, errors: ErrorMap) -> HttpReques
     if current == INITIALIZED:
         return call_request(flow)
     response = flow.last.response
-    error = carried_error(info, errors, response)
+    error = carried_error(info, errors, response, flow.last.request)
     if current == INITIALIZE:
         if error is not None:
             return None

@@ -78,7 +78,7 @@ from ._zai_request import (
     result_count,
     rpc_id,
 )
-from ._zai_rpc import PARSE_FAILURE, raise_for_rpc_error, reply_message
+from ._zai_rpc import PARSE_FAILURE, raise_for_rpc_error, reply_message, request_id_of
 from ._zai_session import CALL, is_argument_shape_error, next_request, post, start, step
 from .base import KEY_IN_AUTHORIZATION, Flow, ProtocolProvider, ProviderInfo, raise_for_error_map
 
@@ -137,8 +137,8 @@ class ZaiProvider(ProtocolProvider):
         return next_request(flow, self.info, self.error_map(flow))
 
     def parse(self, flow: Flow) -> SearchResponse:
-        """The last tool result as a response, or the error the last reply carried."""
-        message = reply_message(flow.last.response)
+        """The call's tool result as a response, or the error its reply carried."""
+        message = reply_message(flow.last.response, request_id_of(flow.last.request))
         raise_for_rpc_error(message)
         if step(flow) != CALL:  # pragma: no cover  (an initialize error raised above)
             raise ResponseParseError(self.info.id, PARSE_FAILURE, 502)

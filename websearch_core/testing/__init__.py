@@ -12,7 +12,7 @@ each request and no socket is opened.
 """
 
 from .faults import Fault, FaultKind, Framing
-from .mock_transport import MockTransport, scripted
+from .mock_transport import MockTransport, Reads, in_parts, scripted
 from .simulator import PROTOCOLS, RecordedRequest, SimResult, SimulatedProvider, Simulator
 
 __all__ = [
@@ -21,9 +21,11 @@ __all__ = [
     "FaultKind",
     "Framing",
     "MockTransport",
+    "Reads",
     "RecordedRequest",
     "SimResult",
     "SimulatedProvider",
     "Simulator",
+    "in_parts",
     "scripted",
 ]

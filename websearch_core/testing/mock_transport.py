@@ -6,10 +6,16 @@ to ``handler(request) -> HttpResponse`` instead of aiohttp. Everything around th
 the real code path: the base-URL override, the attempt's time bound and the timeout text,
 the size cap, the reading of a stream (:class:`~websearch_core.stream_read.StreamRead`, the
 real transport's own: where it ends, a relabelled one told by its first line, blank lines
-alone refused; the handler's body comes as one read), and
-the mapping of aiohttp errors (a handler may raise ``aiohttp.ClientConnectionError`` to
-simulate a dropped connection). Status codes are untouched, so the provider's and the
-request loop's status handling runs as it would on the network.
+alone refused), the stop at a first line that refuses a body, and the mapping of aiohttp
+errors (a handler may raise ``aiohttp.ClientConnectionError`` to simulate a dropped
+connection). Status codes are untouched, so the provider's and the request loop's status
+handling runs as it would on the network.
+
+The handler's body comes as one read, as from a server that sent it at once; ``reads``
+delivers it otherwise: in parts, and held open after its last byte as a server or proxy
+keeping the connection would (:func:`in_parts`). Only what ends a body on the wire (a
+stream's closing event, a first line that refuses it, the size cap) then ends the read,
+or the time bound does.
 
 Redirects are returned as they are, not followed (the loopback
 :class:`~websearch_core.testing.Simulator` covers redirects, proxies and real sockets).
@@ -25,14 +31,18 @@ Example:
     'https://api.example/search'
 """
 
+import asyncio
 import dataclasses
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import cast
 
 import aiohttp
 
+from ..body_buffer import BodyBuffer
 from ..errors import ResponseTooLargeError
+from ..event_stream_body import after_blank_lines, stream_by_first_line
 from ..sse import DEFAULT_MAX_EVENT_BYTES, SseEvent
 from ..stream_read import StreamRead, is_labelled_stream
 from ..transport import (
@@ -42,13 +52,18 @@ from ..transport import (
     SseResponse,
     Transport,
     is_error_page,
+    told_by_first_line,
     too_large_message,
 )
 
-__all__ = ["Handler", "MockTransport", "scripted"]
+__all__ = ["Handler", "MockTransport", "Reads", "in_parts", "scripted"]
 
 Handler = Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]
 """Answers one request (sync or async); may raise an aiohttp error to simulate a failure."""
+
+Reads = Callable[[HttpRequest, HttpResponse], AsyncIterator[bytes]]
+"""How the handler's body for a request arrives: each item one read, in order. Waiting
+after the last item holds the reply open (:func:`in_parts`)."""
 
 
 class MockTransport(Transport):
@@ -64,6 +79,10 @@ class MockTransport(Transport):
             :class:`Transport`: a refusal of a URL set on it advises this argument ("build
             the Transport with sign_in_gateways=[...]"), which it did not take, so a test
             of a gateway could not follow the advice.
+        reads: How each body arrives (:func:`in_parts`); ``None``: the whole body at once,
+            as one read. The mock's body was always one read, so no test on it could hold
+            a stream open after its end or flush a byte first, as servers do; those were
+            the loopback simulator's alone.
 
     Attributes:
         requests: Every request sent, in order (URLs resolved).
@@ -80,6 +99,7 @@ class MockTransport(Transport):
         base_urls: Mapping[str, str] | None = None,
         secrets: Sequence[str] = (),
         sign_in_gateways: Iterable[str] = (),
+        reads: Reads | None = None,
     ) -> None:
         # No session: nothing here may reach aiohttp's client.
         super().__init__(
@@ -91,6 +111,7 @@ class MockTransport(Transport):
             sign_in_gateways=sign_in_gateways,
         )
         self.handler = handler
+        self.reads = reads
         self.requests: list[HttpRequest] = []
         self.calls: list[tuple[str, str, HttpRequest]] = []
 
@@ -98,27 +119,59 @@ class MockTransport(Transport):
         return f"MockTransport(handler={self.handler!r}, base_urls={self.base_urls})"
 
     async def _answer(
-        self,
-        provider: str,
-        label: str,
-        request: HttpRequest,
-        cap: int,
-        name: str = API_RESPONSE,
-        route: str | None = None,
-    ) -> HttpResponse:
+        self, provider: str, label: str, request: HttpRequest, route: str | None = None
+    ) -> tuple[HttpRequest, HttpResponse]:
+        """The request as sent (recorded, its URL resolved) and the handler's reply, unread."""
         url = self.resolve_url(route or provider, request.url)
         resolved = dataclasses.replace(request, url=url)
         self.requests.append(resolved)
         self.calls.append((provider, label, resolved))
         answer = self.handler(resolved)
         response = await answer if inspect.isawaitable(answer) else answer
-        if len(response.body) > cap:
-            if not is_error_page(response.status):
-                raise _too_large(provider, label, cap, name)
-            response = dataclasses.replace(response, body=response.body[:cap])
         if not response.url:
             response = dataclasses.replace(response, url=resolved.url)
-        return response
+        return resolved, response
+
+    def _parts(self, request: HttpRequest, response: HttpResponse) -> AsyncIterator[bytes]:
+        """The reads the reply's body arrives in (``reads``, or the whole body at once)."""
+        if self.reads is not None:
+            return self.reads(request, response)
+        return _at_once(response.body)
+
+    async def _body(
+        self,
+        request: HttpRequest,
+        response: HttpResponse,
+        too_large: Callable[[], BaseException],
+        cap: int,
+    ) -> bytes:
+        """The body as the real transport reads one (``_read_capped``), read by read.
+
+        An error page past the cap is cut there; any other body past it is refused. A
+        body whose first line refuses it (:func:`~..transport.told_by_first_line`) is
+        read no further, so a stream held open after it ends there, not at the deadline.
+        """
+        error_page = is_error_page(response.status)
+        judged = not error_page and told_by_first_line(
+            response.header("Content-Type"), request.headers
+        )
+        head: bytes | None = b"" if judged else None
+        gathered = BodyBuffer()
+        async with _closing(self._parts(request, response)) as parts:
+            async for part in parts:
+                gathered.add(part)
+                if gathered.size > cap:
+                    if error_page:
+                        return gathered.take()[:cap]
+                    raise too_large()
+                if head is not None:
+                    head = after_blank_lines(head + part)
+                    told = stream_by_first_line(head)
+                    if told:
+                        break
+                    if told is False:
+                        head = None
+        return gathered.take()
 
     async def send(
         self,
@@ -134,8 +187,15 @@ class MockTransport(Transport):
         """See :meth:`Transport.send`; the answer comes from the handler."""
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(route or provider, request.url)
-        work = self._answer(provider, label, request, cap, response_name, route)
-        return await self._guarded(provider, label, url, timeout_seconds, work)
+
+        async def read() -> HttpResponse:
+            sent, response = await self._answer(provider, label, request, route)
+            body = await self._body(
+                sent, response, lambda: _too_large(provider, label, cap, response_name), cap
+            )
+            return dataclasses.replace(response, body=body)
+
+        return await self._guarded(provider, label, url, timeout_seconds, read())
 
     async def send_sse(
         self,
@@ -151,22 +211,28 @@ class MockTransport(Transport):
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
 
+        def too_large() -> BaseException:
+            return _too_large(provider, label, cap)
+
         async def read() -> SseResponse:
-            response = await self._answer(provider, label, request, cap)
-            body = response.body
+            sent, response = await self._answer(provider, label, request)
             events: tuple[SseEvent, ...] = ()
             if 200 <= response.status < 300:
-                # The real transport's rules, from the one place they live: the body
-                # comes as one read, as from a server that sent it at once.
+                # The real transport's rules, from the one place they live, read by read.
                 stream = StreamRead(
                     labelled=is_labelled_stream(response.header("Content-Type")),
                     cap=cap,
-                    too_large=lambda: _too_large(provider, label, cap),
+                    too_large=too_large,
                     stream_end=request.stream_end,
                     max_event_bytes=max_event_bytes,
                 )
-                stream.add(response.body)
+                async with _closing(self._parts(sent, response)) as parts:
+                    async for part in parts:
+                        if stream.add(part):
+                            break
                 body, events = stream.finish(response.status)
+            else:
+                body = await self._body(sent, response, too_large, cap)
             return SseResponse(
                 status=response.status,
                 body=body,
@@ -176,6 +242,74 @@ class MockTransport(Transport):
             )
 
         return await self._guarded(provider, label, url, timeout_seconds, read())
+
+
+@asynccontextmanager
+async def _closing(parts: AsyncIterator[bytes]) -> AsyncIterator[AsyncIterator[bytes]]:
+    """``parts``, closed once read or left (a held reply is let go, as a released socket)."""
+    try:
+        yield parts
+    finally:
+        close = getattr(parts, "aclose", None)
+        if close is not None:
+            await close()
+
+
+async def _at_once(body: bytes) -> AsyncIterator[bytes]:
+    """The whole body as one read (none for an empty one), as the mock always gave it."""
+    if body:
+        yield body
+
+
+def in_parts(*sizes: int, held_open: bool = False) -> Reads:
+    r"""Deliver each body as reads of ``sizes`` bytes, in order, then the rest as one read.
+
+    A server may flush a byte or four first (``d``, then ``ata: ...``), and may keep the
+    connection after its last byte (a proxy's keep-alive, a stream never closed): the
+    reader must then find the body's end itself. Between reads the event loop has a turn,
+    as it has between a socket's reads.
+
+    Args:
+        sizes: The first reads' lengths (each 1 or more); none: the body as one read.
+        held_open: After the last byte, wait (the connection held): only what ends the
+            body on the wire (a stream's closing event, a first line that refuses the
+            body, the size cap) or the request's time bound ends the read.
+
+    Raises:
+        ValueError: A size under 1 (names it).
+
+    Example:
+        >>> import asyncio
+        >>> from websearch_core.transport import HttpRequest
+        >>> transport = MockTransport(
+        ...     lambda request: HttpResponse(status=200, body=b"data: 1\n\ndata: [DONE]\n\n"),
+        ...     reads=in_parts(1, 3, held_open=True),
+        ...     timeout_seconds=0.2,
+        ... )
+        >>> request = HttpRequest(method="POST", url="u", stream=True,
+        ...     stream_end=lambda event: event.data == "[DONE]")
+        >>> [event.data for event in asyncio.run(
+        ...     transport.send_sse("brave", "Brave", request)).events]
+        ['1', '[DONE]']
+    """
+    for size in sizes:
+        if size < 1:
+            raise ValueError(f"in_parts: each read is 1 byte or more, not {size}")
+
+    async def reads(request: HttpRequest, response: HttpResponse) -> AsyncIterator[bytes]:
+        body, at = response.body, 0
+        for size in sizes:
+            if at >= len(body):
+                break
+            yield body[at : at + size]
+            at += size
+            await asyncio.sleep(0)
+        if at < len(body):
+            yield body[at:]
+        if held_open:
+            await asyncio.Event().wait()  # never set: the time bound ends the wait
+
+    return reads
 
 
 def _too_large(provider: str, label: str, cap: int, name: str = API_RESPONSE) -> Exception:
