@@ -25,9 +25,12 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-_META_CHARSET = re.compile(
-    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE
-)
+_META_OPEN = re.compile(rb"<meta", re.IGNORECASE)
+_META_CHARSET = re.compile(rb"""[^>]+?charset\s*=\s*+["']?+\s*+([A-Za-z0-9._:-]+)""", re.IGNORECASE)
+"""The rest of a ``<meta`` tag up to its charset's value, read from just after ``<meta``.
+
+The blanks around the optional quote are taken whole: the value holds neither, so giving
+some back can never help, where trying each split made a run of blanks quadratic."""
 _XML_ENCODING = re.compile(
     rb"""\s*<\?xml[^>]*?\sencoding\s*=\s*["']\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE
 )
@@ -156,8 +159,29 @@ def byte_order_mark(data: bytes) -> tuple[str, int] | None:
     return None
 
 
+def _meta_declaration(head: bytes) -> re.Match[bytes] | None:
+    """The first ``<meta`` tag's charset declaration, each tag's text read once.
+
+    A ``<meta`` whose text up to the next ``>`` declares no charset has no later ``<meta``
+    before that ``>`` declaring one either (the later one's text is the end of the first
+    one's), so the look goes on after the ``>``. Searching for the whole declaration
+    instead started again at each such ``<meta`` and read the rest of the text from each:
+    quadratic on ``<meta `` repeated (26 ms for the 4 KiB prescan, stop 55).
+    """
+    at = 0
+    while (opening := _META_OPEN.search(head, at)) is not None:
+        declaration = _META_CHARSET.match(head, opening.end())
+        if declaration is not None:
+            return declaration
+        close = head.find(b">", opening.end())
+        if close < 0:
+            return None
+        at = close + 1
+    return None
+
+
 def _meta_charset(head: bytes) -> str | None:
-    match = _META_CHARSET.search(head) or _XML_ENCODING.match(head)
+    match = _meta_declaration(head) or _XML_ENCODING.match(head)
     codec = _known(match.group(1).decode("ascii")) if match else None
     return "utf-8" if codec in _META_UTF16 else codec
 
