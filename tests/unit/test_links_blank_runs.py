@@ -1,0 +1,65 @@
+"""An answer's links are found where they were once their blanks are read from a run's start.
+
+Stop 56 let the blanks before a link's or a bare URL's parentheses be read only from the
+first blank of their run (or, for a bare URL, from the start of its line): starting at each
+blank of a run read the rest of the run each time, and a run of 16k blanks in an answer
+took seconds. These tests hold the matches (each group's span) to the patterns as they were
+before, kept here as the reference; their time is measured by
+``benchmarks/bench_regex_shapes.py``.
+"""
+
+import random
+import re
+
+import pytest
+
+from websearch_core.filters.links import _BARE, _LINK
+
+_LINK_BEFORE = re.compile(
+    r"(?P<open>[ \t]*\([ \t]*)?"
+    r"\[(?P<words>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
+    r"\((?P<url>https?://[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)\)"
+    r"(?(open)[ \t]*\))"
+)
+_BARE_BEFORE = re.compile(
+    r"(?P<line>^[ \t]*(?:[-*+]|\d{1,3}[.)])?[ \t]*)?"
+    r"(?P<open>[ \t]*\([ \t]*)?<?"
+    r"(?P<url>https?://[^\s<>\"'`\[\]]+)",
+    re.MULTILINE,
+)
+_PIECES = (
+    " ", "\t", "  ", "\n", "(", ")", "[", "]", "a", "1", "-", "*", "2.", "<", ">",
+    "https://a.org/x", "http://b", "](", "[a](https://a.org)", "x_(y)", ".", ",",
+)  # fmt: skip
+_PAIRS = ((_LINK, _LINK_BEFORE), (_BARE, _BARE_BEFORE))
+
+
+def _found(pattern: re.Pattern[str], text: str) -> list[list[tuple[int, int]]]:
+    return [
+        [found.span(group) for group in range(pattern.groups + 1)]
+        for found in pattern.finditer(text)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Big.   ([a.org](https://a.org/x))   More.",
+        "Big.\t \t([a.org](https://a.org/x) )",
+        "  (https://a.org/x) and   (see https://b.org/)",
+        "\n - (https://a.org/x)\n  2. <https://b.org/>",
+        " " * 300 + "[a](https://a.org/) " + " " * 300 + "(",
+        "x" + " " * 300 + "https://a.org/",
+    ],
+)
+def test_the_links_found_in_a_text(text: str) -> None:
+    for pattern, before in _PAIRS:
+        assert _found(pattern, text) == _found(before, text)
+
+
+def test_random_texts_give_the_same_links() -> None:
+    rng = random.Random(56)
+    for _ in range(20_000):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 25)))
+        for pattern, before in _PAIRS:
+            assert _found(pattern, text) == _found(before, text), text
