@@ -4,9 +4,11 @@ Stop 56 let the blanks before a link's or a bare URL's parentheses be read only 
 first blank of their run (or, for a bare URL, from the start of its line), and a bare URL's
 line take its blanks whole: starting at each blank of a run read the rest of the run each
 time (16k blanks in an answer: seconds), and splitting a line's blanks every way between the
-line and the parentheses was cubic (a line of 400 blanks: 42 ms). These tests hold
-the matches (each group's span) to the patterns as they were before, kept here as the
-reference; their time is measured by ``benchmarks/bench_regex_shapes.py``.
+line and the parentheses was cubic (a line of 400 blanks: 42 ms); a label line takes the
+blanks after a sentence's end whole (quadratic before: a full stop and 16k blanks took
+seconds). These tests hold the matches (each group's span) to the patterns as they were
+before, kept here as the reference; their time is measured by
+``benchmarks/bench_regex_shapes.py``.
 """
 
 import random
@@ -14,7 +16,7 @@ import re
 
 import pytest
 
-from websearch_core.filters.links import _BARE, _LINK
+from websearch_core.filters.links import _BARE, _LABEL_LINE, _LINK
 
 _LINK_BEFORE = re.compile(
     r"(?P<open>[ \t]*\([ \t]*)?"
@@ -28,11 +30,17 @@ _BARE_BEFORE = re.compile(
     r"(?P<url>https?://[^\s<>\"'`\[\]]+)",
     re.MULTILINE,
 )
+_LABEL_LINE_BEFORE = re.compile(
+    r"(?:\A|(?<=\n)|(?<=[.!?])[ \t]+|(?<=\])[ \t]+)"
+    r"(?P<marker>[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)?"
+    r"(?:\*\*|__)?(?P<label>[^\W_][^\n.!?:;,()\[\]<>*_]{0,60}?)(?:\*\*|__)?:(?:\*\*|__)?[ \t]*\Z"
+)
 _PIECES = (
     " ", "\t", "  ", "\n", "(", ")", "[", "]", "a", "1", "-", "*", "2.", "<", ">",
     "https://a.org/x", "http://b", "](", "[a](https://a.org)", "x_(y)", ".", ",",
+    "!", "3)", "**", "__", "Sources", ":",
 )  # fmt: skip
-_PAIRS = ((_LINK, _LINK_BEFORE), (_BARE, _BARE_BEFORE))
+_PAIRS = ((_LINK, _LINK_BEFORE), (_BARE, _BARE_BEFORE), (_LABEL_LINE, _LABEL_LINE_BEFORE))
 
 
 def _found(pattern: re.Pattern[str], text: str) -> list[list[tuple[int, int]]]:
@@ -53,6 +61,8 @@ def _found(pattern: re.Pattern[str], text: str) -> list[list[tuple[int, int]]]:
         "x" + " " * 300 + "https://a.org/",
         "\n" + " " * 60 + "- \t (https://a.org/x)\n" + " " * 60 + "x https://b.org/",
         "\n\t 12.\t\t<https://a.org/x>",
+        "Big." + " " * 300 + "- **Sources:** ",
+        "Big.]\t \t3) Tokyo:\t",
     ],
 )
 def test_the_links_found_in_a_text(text: str) -> None:
