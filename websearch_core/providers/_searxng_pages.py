@@ -42,7 +42,11 @@ JSON_FORMAT_DISABLED: Final = (
     'SearXNG instance{where} does not serve the JSON format (403): enable "json" in '
     "search.formats of its settings.yml."
 )
-_TITLE_OPEN: Final = re.compile(r"<title[^>]*>", re.IGNORECASE)
+_TITLE_OPEN: Final = re.compile(r"<title", re.IGNORECASE)
+"""A title's opening tag up to its attributes; the tag ends at the first ``>`` after it.
+
+If the first ``<title`` has no ``>`` after it, no later one has: one pattern through the
+``>`` read the rest of the page again from each (``<title`` repeated: quadratic, stop 56)."""
 _TITLE_CLOSE: Final = re.compile(r"</title\s*>", re.IGNORECASE)
 """The first title, found as its two tags: one lazy pattern tried again at each of
 thousands of ``<title>`` took seconds on a 32 KiB error page."""
@@ -96,12 +100,11 @@ def _looks_like_html(text: str) -> bool:
 
 def _page_title(text: str) -> str | None:
     opening = _TITLE_OPEN.search(text)
-    if opening is None:
-        return None
-    closing = _TITLE_CLOSE.search(text, opening.end())
+    content = text.find(">", opening.end()) + 1 if opening else 0
+    closing = _TITLE_CLOSE.search(text, content) if content else None
     if closing is None:
         return None
-    title = collapse_whitespace(text[opening.end() : closing.start()])
+    title = collapse_whitespace(text[content : closing.start()])
     return title[:120] or None
 
 
