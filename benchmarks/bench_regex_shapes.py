@@ -14,9 +14,10 @@ is set against the smallest's: about 1.0x while the time grows with the text, ab
 A first pass reads every text once per size; a pattern whose worst text looks to grow is
 timed again over interleaved rounds, and only that reading decides. Each line names a
 pattern, its worst text's shape, the per-KiB ratios at 4x and 16x the smallest size (each
-size's quickest reading), and ``flat``, ``bound`` (grows, on text its callers never give it: :data:`BOUNDED`)
-or ``GROWS``. A pattern its callers only ``match`` is judged by its reading from the
-text's start (:data:`FROM_ITS_START`).
+size's quickest reading), and ``flat``, ``bound`` (it grows, on text its callers never
+give it: :data:`BOUNDED`) or ``GROWS``. A pattern its callers only ``match`` is judged by
+its reading from the text's start (:data:`FROM_ITS_START`). The exit status is 1 while a
+pattern grows.
 
 Usage: ``python benchmarks/bench_regex_shapes.py [--rounds 5] [--only NAME] [--all]``
 (``--all`` prints the flat patterns too; by default only the summary and the growing ones).
@@ -52,6 +53,10 @@ FROM_ITS_START = {
     "filters.links._CONNECTOR_AFTER": "match, on the 200 characters after a cut URL",
     "filters.links._FOR_MORE": "match, on the 200 characters after a cut URL",
     "filters.links._URL_LINE": "match, at the start of the line after a label",
+    "providers._scraper._TAG_DOT_CLASS": "fullmatch, on a provider's own selector",
+    "sanitize._PLAIN_URLS": "fullmatch",
+    "sent_secret._ASSIGNMENT": "match",
+    "sent_secret._WHOLE_STAND_IN": "fullmatch",
 }
 """Patterns their callers only ``match`` or ``fullmatch`` (read at each call site): their
 verdict is the reading from the text's start, where ``finditer``'s restarts never happen."""
@@ -59,7 +64,8 @@ BOUNDED = {
     "content.documents._CDATA": "sub up to the text's last ]]>: every opening has a close",
     "filters.links._CONNECTOR_BEFORE": "search over the 200 characters before a cut URL",
     "filters.links._POINTER": "search over the 200 characters before a cut URL",
-    "providers._xai_parse._MARKDOWN_LINK": "sub over a window of at most 2,600 characters",
+    "providers._yahoo_parse._DATE_SUFFIX": "a span's text, its whitespace runs collapsed",
+    "settings._VARIABLE": "the user's own path setting, no text from outside",
 }
 """Patterns that grow on text their callers never give them, and what bounds the text."""
 CHECKED = 4
