@@ -1,14 +1,10 @@
-"""An answer's links are found where they were once their blanks are read from a run's start.
+"""An answer's label line is found where it was once it takes its blanks whole.
 
-Stop 56 let the blanks before a link's or a bare URL's parentheses be read only from the
-first blank of their run (or, for a bare URL, from the start of its line), and a bare URL's
-line take its blanks whole: starting at each blank of a run read the rest of the run each
-time (16k blanks in an answer: seconds), and splitting a line's blanks every way between the
-line and the parentheses was cubic (a line of 400 blanks: 42 ms); a label line takes the
-blanks after a sentence's end whole (quadratic before: a full stop and 16k blanks took
-seconds). These tests hold the matches (each group's span) to the patterns as they were
-before, kept here as the reference; their time is measured by
-``benchmarks/bench_regex_shapes.py``.
+Stop 56 (redos59) let a label line take the blanks after a sentence's end whole (quadratic
+before: a full stop and 16k blanks took seconds). These tests hold the matches (each
+group's span) to the pattern as it was before, kept here as the reference; its time is
+measured by ``benchmarks/bench_regex_shapes.py``. The link and bare-URL patterns' blanks
+are held by ``test_filters_links_windows.py`` (filters59 read them back from each URL).
 """
 
 import random
@@ -16,20 +12,8 @@ import re
 
 import pytest
 
-from websearch_core.filters.links import _BARE, _LABEL_LINE, _LINK
+from websearch_core.filters.links import _LABEL_LINE
 
-_LINK_BEFORE = re.compile(
-    r"(?P<open>[ \t]*\([ \t]*)?"
-    r"\[(?P<words>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
-    r"\((?P<url>https?://[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)\)"
-    r"(?(open)[ \t]*\))"
-)
-_BARE_BEFORE = re.compile(
-    r"(?P<line>^[ \t]*(?:[-*+]|\d{1,3}[.)])?[ \t]*)?"
-    r"(?P<open>[ \t]*\([ \t]*)?<?"
-    r"(?P<url>https?://[^\s<>\"'`\[\]]+)",
-    re.MULTILINE,
-)
 _LABEL_LINE_BEFORE = re.compile(
     r"(?:\A|(?<=\n)|(?<=[.!?])[ \t]+|(?<=\])[ \t]+)"
     r"(?P<marker>[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)?"
@@ -40,7 +24,7 @@ _PIECES = (
     "https://a.org/x", "http://b", "](", "[a](https://a.org)", "x_(y)", ".", ",",
     "!", "3)", "**", "__", "Sources", ":",
 )  # fmt: skip
-_PAIRS = ((_LINK, _LINK_BEFORE), (_BARE, _BARE_BEFORE), (_LABEL_LINE, _LABEL_LINE_BEFORE))
+_PAIRS = ((_LABEL_LINE, _LABEL_LINE_BEFORE),)
 
 
 def _found(pattern: re.Pattern[str], text: str) -> list[list[tuple[int, int]]]:
