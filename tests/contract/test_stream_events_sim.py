@@ -19,16 +19,16 @@ answer already streamed thrown away), and events after a stream's end added to i
 import asyncio
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
 import pytest
 
-from tests.contract.conftest import contract_client
+from tests.contract.conftest import contract_client, contract_clients
 from tests.contract.hostile import read_body
 from tests.contract.test_wrong_typed_fields import DELETE, _shape, _unnamed, field_paths, with_field
-from websearch_core import AllProvidersFailedError, SearchProviderError
+from websearch_core import AllProvidersFailedError, SearchProviderError, WebSearch
 from websearch_core.errors import ResponseParseError
 from websearch_core.format import format_for_llm
 from websearch_core.models import SearchResponse
@@ -82,10 +82,21 @@ def _changed(lines: list[str], number: int, path: tuple[Any, ...], value: Any) -
     return "".join([*lines[:number], changed, *lines[number + 1 :]])
 
 
-async def _search(sim: Simulator, provider_id: str, tmp_path: Path, body: str) -> Any:
-    """The response to one search served ``body``, or the provider's failure."""
+async def _search(
+    sim: Simulator,
+    provider_id: str,
+    tmp_path: Path,
+    body: str,
+    client: Callable[[], WebSearch] | None = None,
+) -> Any:
+    """The response to one search served ``body``, or the provider's failure.
+
+    The search runs on a client of its own: ``client()`` (a sweep's, its settings made once)
+    or :func:`contract_client`'s.
+    """
     sim[provider_id].always(Fault.http(200, body, EVENT_STREAM))
-    async with contract_client(sim, provider_id, tmp_path) as ws:
+    ws = contract_client(sim, provider_id, tmp_path) if client is None else client()
+    async with ws:
         try:
             response = await asyncio.wait_for(ws.search(QUERY, provider=provider_id), BOUND_SECONDS)
         except AllProvidersFailedError as caught:
@@ -146,7 +157,8 @@ async def test_every_field_of_a_streamed_event_is_skipped_or_named(
     stream_sim: Simulator, stream_provider: str, tmp_path: Path
 ) -> None:
     lines = _lines(stream_provider)
-    whole = await _search(stream_sim, stream_provider, tmp_path, "".join(lines))
+    client = contract_clients(stream_sim, stream_provider, tmp_path)
+    whole = await _search(stream_sim, stream_provider, tmp_path, "".join(lines), client)
     assert isinstance(whole, SearchResponse) and whole.answer
     last = _data_lines(lines)[-1]
     failures: list[str] = []
@@ -154,7 +166,7 @@ async def test_every_field_of_a_streamed_event_is_skipped_or_named(
         for path in field_paths(_event(lines[number])):
             for name, value in VARIANTS.items():
                 body = _changed(lines, number, path, value)
-                outcome = await _search(stream_sim, stream_provider, tmp_path, body)
+                outcome = await _search(stream_sim, stream_provider, tmp_path, body, client)
                 where = f"line {number} {path!r} = {name}"
                 if isinstance(outcome, SearchResponse):
                     if not outcome.answer or not _one_piece_gone(
