@@ -15,7 +15,8 @@ is a list of runs in the order to make them, each ``{"id", "args", "env", "stdin
 for ``python -m MODULE``, the simulator's ``websearch_core.testing``), where ``stdout``
 is ``"pipe"`` (read by this script), ``"null"``, ``"full"`` (``/dev/full``) or ``"gone"``
 (a pipe whose reader is closed), and ``"stderr": "gone"`` for a stderr whose reader is closed
-(a file of this script's otherwise). One JSON object goes to stdout: each id's ``status``,
+(a file of this script's otherwise), and ``"cwd"`` for a run in that folder (this script's
+otherwise). One JSON object goes to stdout: each id's ``status``,
 ``stdout`` (what a ``"pipe"`` run printed) and ``stderr``. :func:`run_all` is the tests'
 side: it starts this script and reads that object.
 """
@@ -68,6 +69,8 @@ def _child(run: dict[str, Any], stdin: int, stdout: int, stderr: int) -> None:
         os.dup2(descriptor, standard)
     os.environ.clear()
     os.environ.update(run["env"])
+    if "cwd" in run:
+        os.chdir(run["cwd"])
     script = run.get("script")
     if script is not None:  # as ``python SCRIPT ARGS``: its folder first on the path
         sys.argv = [script, *run["args"]]
@@ -117,6 +120,7 @@ def _spawned(run: dict[str, Any], stderr_path: Path) -> tuple[int, str]:
     process = subprocess.Popen(
         [sys.executable, *_python_options(), *started, *run["args"]],
         env=run["env"],
+        cwd=run.get("cwd"),
         stdin=subprocess.PIPE,
         stdout=stdout,
         stderr=stderr,
