@@ -210,23 +210,34 @@ def _scripted_handler(script: tuple[str, ...], step: int, body: bytes) -> Callab
     return handler
 
 
-def _context(provider_id: str, transport: MockTransport, tmp_path: Path) -> ProviderContext:
+def _settings() -> Settings:
+    """The settings every context here is given (SearXNG's endpoint set)."""
+    return Settings(searxng={"endpoint": SEARXNG})
+
+
+def _context(
+    provider_id: str, transport: MockTransport, tmp_path: Path, settings: Settings | None = None
+) -> ProviderContext:
+    """A context for one search: ``settings`` (frozen, so one may serve many searches) or
+    :func:`_settings`'s, and credentials of its own."""
     store = CredentialStore(tmp_path / "credentials.json")
     if provider_id in OAUTH_ONLY:
         store.set_oauth(provider_id, OAuthToken(access_token=TOKEN, expires_at=time.time() + 3600))
     keys = {} if provider_id in OAUTH_ONLY else {provider_id: KEY}
     return ProviderContext(
         transport=transport,
-        settings=Settings(searxng={"endpoint": SEARXNG}),
+        settings=_settings() if settings is None else settings,
         credentials=Credentials(explicit=keys, store=store, environ={}),
         system_prompt="",
     )
 
 
-async def _search(provider_id: str, handler: Callable[..., Any], tmp_path: Path) -> None:
+async def _search(
+    provider_id: str, handler: Callable[..., Any], tmp_path: Path, settings: Settings
+) -> None:
     """One search over ``handler``: a response, or a typed failure; anything else fails."""
     transport = MockTransport(handler, timeout_seconds=30)
-    context = _context(provider_id, transport, tmp_path)
+    context = _context(provider_id, transport, tmp_path, settings)
     try:
         response = await asyncio.wait_for(
             get_provider(provider_id).search(SearchParams(query="hostile"), context), 60
@@ -277,6 +288,9 @@ def test_a_hostile_200_body_is_an_answer_or_a_typed_failure(
         # Gemini resends after a broken stream, as documented; without the back-off the
         # resend still happens, only sooner (the wait is the loop's, not the parser's).
         monkeypatch.setattr(provider_class, "retry", dataclasses.replace(policy, base_delay=0.0))
+    # Made once, not per body: pydantic-settings reads the environment for each (~30 ms,
+    # 3 of a provider's 5 s of searches); each search still has its own context.
+    settings_ = _settings()
 
     @settings(
         max_examples=EXAMPLES,
@@ -292,7 +306,7 @@ def test_a_hostile_200_body_is_an_answer_or_a_typed_failure(
             handler = _zai_handler(lambda: body, raw)
         else:
             handler = _scripted_handler(script, step, body)
-        asyncio.run(_search(provider_id, handler, tmp_path))
+        asyncio.run(_search(provider_id, handler, tmp_path, settings_))
 
     check()
 
