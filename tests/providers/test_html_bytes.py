@@ -248,8 +248,8 @@ def _peak(read: Callable[[], _T]) -> tuple[_T, int]:
     """``read()``'s value, then the most Python memory a second read held at once.
 
     The first read (untraced) makes the lazy imports and fills the caches, so that the peak
-    is the read's own; its value is the caller's to check. Callers read once more before
-    this, which was a third parse of a 2 MB page: 3-4 s of a Startpage case at load 8.
+    is the read's own; its value is the caller's to check. Each caller used to check a read
+    of its own first: a third parse of a 2 MB page, 3-4 s of a Startpage case at load 8.
     """
     value = read()
     tracemalloc.start()
