@@ -52,6 +52,8 @@ FROM_ITS_START = {
     "dates._NO_DAY": "fullmatch",
     "filters.links._CONNECTOR_AFTER": "match, on the 200 characters after a cut URL",
     "filters.links._FOR_MORE": "match, on the 200 characters after a cut URL",
+    "filters.links._ITEM_MARKER": "fullmatch, from the start of a cut URL's line",
+    "filters.links._ON_THE_URL": "match, on the 200 characters after a cut URL",
     "filters.links._URL_LINE": "match, at the start of the line after a label",
     "providers._scraper._TAG_DOT_CLASS": "fullmatch, on a provider's own selector",
     "sanitize._PLAIN_URLS": "fullmatch",
@@ -61,6 +63,7 @@ FROM_ITS_START = {
 """Patterns their callers only ``match`` or ``fullmatch`` (read at each call site): their
 verdict is the reading from the text's start, where ``finditer``'s restarts never happen."""
 BOUNDED = {
+    "filters.links._CLAUSE_JOIN": "search over the 400 characters handed before a cut URL",
     "content.documents._CDATA": "sub up to the text's last ]]>: every opening has a close",
     "filters.links._CONNECTOR_BEFORE": "search over the 200 characters before a cut URL",
     "filters.links._POINTER": "search over the 200 characters before a cut URL",
