@@ -16,6 +16,13 @@ one exception: a body nested too deeply for ``json.loads`` (which recurses per l
 raise ``RecursionError``, past every caller's ``except ValueError``; it is now a ``ValueError``,
 so the provider reports invalid JSON and the chain moves on.
 
+A leading byte-order mark is dropped here, in bytes or in text alike, before either decoder
+reads it. ``json.loads`` skipped one in bytes but refused one in text (``Unexpected UTF-8
+BOM``), so the same JSON was read or not by how it reached us: a 4xx body's head, decoded to
+text to be quoted, lost its message, and Z.AI's tool text (JSON inside a JSON string) was
+taken for prose. RFC 8259 (section 8.1) lets a parser ignore the mark, and the reference's
+``fetch`` drops it when it decodes a body; one more inside the text is still not JSON.
+
 A response body is read by :func:`response_json`, which differs in one way only: bytes that are
 not valid in the body's encoding (a Latin-1 or windows-1252 body labelled UTF-8) become
 U+FFFD instead of failing the whole answer. The reference reads every body with the
@@ -34,6 +41,9 @@ __all__ = ["TOO_DEEP", "json_loads", "response_json"]
 
 TOO_DEEP = "JSON nested too deeply to decode"
 
+_BOM_TEXT = "\ufeff"
+_BOM_UTF8 = b"\xef\xbb\xbf"
+
 
 def json_loads(data: bytes | str) -> Any:
     r"""``json.loads(data)``'s value, decoded by jiter when it can.
@@ -51,7 +61,10 @@ def json_loads(data: bytes | str) -> Any:
         {'a': 'last'}
         >>> json_loads(b'"\\ud800"') == "\ud800"  # jiter refuses it, json.loads does not
         True
+        >>> json_loads('\ufeff{"a": 1}'), json_loads(b'\xef\xbb\xbf[2]')
+        ({'a': 1}, [2])
     """
+    data = _without_bom(data)
     try:
         return from_json(data)
     except (ValueError, TypeError):
@@ -65,6 +78,18 @@ def json_loads(data: bytes | str) -> Any:
         # Python's decoder recurses once per level: a body nested some thousand levels deep
         # would escape every ``except ValueError`` and end the search instead of failing over.
         raise ValueError(TOO_DEEP) from None
+
+
+def _without_bom(data: bytes | str) -> bytes | str:
+    """``data`` without one leading byte-order mark (UTF-8's bytes, or U+FEFF in text).
+
+    Anything but bytes or text goes on untouched, for ``json.loads`` to refuse as before.
+    """
+    if isinstance(data, str):
+        return data.removeprefix(_BOM_TEXT)
+    if isinstance(data, bytes):
+        return data.removeprefix(_BOM_UTF8)
+    return data
 
 
 def response_json(body: bytes) -> Any:

@@ -341,14 +341,20 @@ def classify_http_error(provider: str, status: int, body: str) -> SearchProvider
 
 
 def error_head(response: HttpResponse) -> str:
-    """The start of an error body as text: only that head is decoded, never the whole body.
+    r"""The start of an error body as text: only that head is decoded, never the whole body.
+
+    Decoded as the reference's ``fetch`` decodes a body's text (WHATWG's UTF-8 decode):
+    undecodable bytes become U+FFFD and a leading byte-order mark is dropped, so a quoted
+    body never starts with an invisible mark and a JSON body's message is read from it.
 
     Example:
         >>> error_head(HttpResponse(status=500, body=b"boom" * 10_000))[-4:], ERROR_BODY_LIMIT
         ('boom', 8192)
+        >>> error_head(HttpResponse(status=500, body=b'\xef\xbb\xbf{"error": "x"}'))
+        '{"error": "x"}'
     """
     head = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
-    return head[:ERROR_BODY_LIMIT]
+    return head.removeprefix("\ufeff")[:ERROR_BODY_LIMIT]
 
 
 def raise_for_status(provider: str, response: HttpResponse, fallback_message: str) -> None:
