@@ -51,6 +51,7 @@ from ..sanitize import cut_line
 from ..sse import SseEvent
 from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream, sse_payloads
 from ._common import age_seconds_from_date, first_items, is_http_url
+from ._json_api import text_or_none
 
 __all__ = [
     "api_response",
@@ -177,9 +178,12 @@ def build_answer(data: Any, mask: Callable[[str], str] | None = None) -> str | N
 
 
 def request_id_of(data: Any) -> str | None:
-    """The body's ``requestId``, when it is a non-empty string."""
-    value = data.get("requestId") if isinstance(data, Mapping) else None
-    return value if isinstance(value, str) and value else None
+    """The body's ``requestId`` trimmed by the field rule, when it is a non-blank string.
+
+    Read as every other provider's id is (:func:`text_or_none`): the id is shown in the
+    ``--json`` output and the details, where spaces or a byte-order mark around it are noise.
+    """
+    return text_or_none(data.get("requestId")) if isinstance(data, Mapping) else None
 
 
 # --- MCP --------------------------------------------------------------------------------------

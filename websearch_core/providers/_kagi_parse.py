@@ -141,8 +141,11 @@ def _request_id(envelope: Mapping[str, Any]) -> str | None:
         return None
     for key in ("trace", "id"):
         value = meta.get(key)
-        if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+        if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
+        found = text_or_none(value)  # the field rule, as every other provider's id is read
+        if found:
+            return found
     return None
 
 
@@ -247,13 +250,22 @@ def error_detail(status: int, body: str) -> str:
 
 
 def http_status(code: Any) -> int | None:
-    """``code`` as an HTTP error status (400..599), or ``None`` when it is not one."""
+    r"""``code`` as an HTTP error status (400..599), or ``None`` when it is not one.
+
+    A code in text is read by the field rule (:func:`~websearch_core.js_trim.trim`), as
+    the code standing in for a message is: ``str.strip`` kept a byte-order mark, so
+    ``"\ufeff429"`` was no status and a rate limit read as a plain failure.
+
+    Example:
+        >>> http_status(" 429\n"), http_status("\ufeff429\ufeff"), http_status("4 29")
+        (429, 429, None)
+    """
     if isinstance(code, bool):
         return None
     if isinstance(code, int):
         number = code
-    elif isinstance(code, str) and HTTP_STATUS_TEXT.fullmatch(code.strip()):
-        number = int(code)
+    elif isinstance(code, str) and HTTP_STATUS_TEXT.fullmatch(trimmed := trim(code)):
+        number = int(trimmed)
     else:
         return None
     return number if 400 <= number < 600 else None
