@@ -20,6 +20,7 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import codex_sign_in, sim_client
+from tests.zai_ids import pin_rpc_ids
 from websearch_core import WebSearch
 from websearch_core.errors import AllProvidersFailedError, CreditsSpentError
 from websearch_core.models import SearchToolResult
@@ -29,6 +30,12 @@ BOM: Final = "\ufeff"
 JSON: Final = {"Content-Type": "application/json"}
 MCP_READY: Final = {"jsonrpc": "2.0", "id": "1", "result": {"capabilities": {}}}
 """Z.AI's ``initialize`` reply; the session then takes ``notifications/initialized``."""
+
+
+@pytest.fixture(autouse=True)
+def _zai_ids_match_the_replies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Z.AI's calls go with the ids its fixed replies answer (it reads its own id's reply)."""
+    pin_rpc_ids(monkeypatch, "1", "2")
 
 
 def _json(status: int, body: Any) -> Fault:
