@@ -32,6 +32,7 @@ __all__ = [
     "navigation_unreached",
     "protocol_fault",
     "proxy_refusal",
+    "search_failed",
     "search_failed_prefix",
     "sent_through_proxy",
     "undecodable_encoding",
@@ -130,6 +131,22 @@ def search_failed_prefix(label: str) -> str:
     return f"{label} search failed: "
 
 
+def search_failed(label: str, what: str) -> str:
+    """``<label> search failed: <what>``: a transport failure, as every provider words it.
+
+    The one place the transport's failures are worded, keyed or not: the API providers
+    said ``Brave connection closed before ...`` or ``Brave sent an invalid HTTP response``
+    where the engines said ``Bing search failed: the ...``, so one cause read two ways down
+    a listing of both. ``what`` is a clause that reads after the stem (``the response ...``,
+    ``it sent ...``); the engines strip the stem and put their own prefix back.
+
+    Example:
+        >>> search_failed("Brave", "it sent an invalid HTTP response (x): Bad status line")
+        'Brave search failed: it sent an invalid HTTP response (x): Bad status line'
+    """
+    return f"{search_failed_prefix(label)}{what}"
+
+
 def connection_failed(label: str, host: str, words: str) -> str:
     """``<label> search failed: the connection failed (<host>): <words>``.
 
@@ -142,7 +159,7 @@ def connection_failed(label: str, host: str, words: str) -> str:
         >>> connection_failed("Brave", "api.search.brave.com", "could not connect")
         'Brave search failed: the connection failed (api.search.brave.com): could not connect'
     """
-    return f"{search_failed_prefix(label)}the connection failed ({host}): {words}"
+    return search_failed(label, f"the connection failed ({host}): {words}")
 
 
 _NOT_REACHED_ERRNOS = frozenset({errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH})

@@ -42,6 +42,7 @@ from .connection_causes import (
     lookup_unanswered,
     protocol_fault,
     proxy_refusal,
+    search_failed,
     sent_through_proxy,
     undecodable_encoding,
     unreached_cause,
@@ -1153,24 +1154,28 @@ class Transport:
         if isinstance(exc, aiohttp.ClientPayloadError | aiohttp.ClientResponseError):
             encoding = undecodable_encoding(exc)
             if encoding is not None:
-                message = (
-                    f"{label} response could not be decoded ({host}): its Content-Encoding "
-                    f"{encoding} is broken or not supported"
+                message = search_failed(
+                    label,
+                    f"the response could not be decoded ({host}): its Content-Encoding "
+                    f"{encoding} is broken or not supported",
                 )
                 return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
         refusal = proxy_refusal(exc)  # a ClientResponseError, but no reply of the provider's
         if refusal is not None:
             return ProviderConnectionError(provider, connection_failed(label, host, refusal))
         if isinstance(exc, aiohttp.ClientPayloadError):
-            message = f"{label} connection closed before the response was complete ({host})"
+            said = f"the connection closed before the response was complete ({host})"
+            message = search_failed(label, said)
             return ProviderConnectionError(provider, message)
         if isinstance(exc, aiohttp.ClientConnectionError):
             return self._connection_failed(provider, label, url, exc)
         if isinstance(exc, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply
-            message = f"{label} sent an invalid HTTP response ({host}): {protocol_fault(exc)}"
+            said = f"it sent an invalid HTTP response ({host}): {protocol_fault(exc)}"
+            message = search_failed(label, said)
             return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
         detail = self.masked(str(exc))
-        message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
+        said = f"the request failed ({host}): {type(exc).__name__} {detail}".rstrip()
+        message = search_failed(label, said)
         return ProviderUnavailableError(provider, message)
 
     def _connection_failed(

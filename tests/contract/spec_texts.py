@@ -69,18 +69,12 @@ transport's status kept."""
 def plain_fetch_failure(provider_id: str, said: str) -> str:
     """The text of a failed plain fetch whose transport text, after the label, is ``said``.
 
-    Every key-free engine prefixes it (:data:`ENGINE_SEARCH_FAILED`) and drops its label
-    from it, which the prefix already gives: ``Ecosia search failed: the connection failed
-    (...)``, ``Bing search failed: it sent an invalid HTTP response (...)``. The others lead
-    with their label: ``Brave connection closed ...``, but a connection that failed, which
-    every provider words as the engines do: ``Brave search failed: the connection failed
-    (...)``.
+    Every provider words it after the stem ``<Label> search failed: `` (``Ecosia search
+    failed: the connection failed (...)``, ``Brave search failed: it sent an invalid HTTP
+    response (...)``); a key-free engine's stem is its own (:data:`ENGINE_SEARCH_FAILED`,
+    Google's ``Google browser search failed: ``).
     """
-    prefix = ENGINE_SEARCH_FAILED.get(provider_id)
-    if prefix is None and said.startswith("connection failed "):
-        return f"{LABEL[provider_id]} search failed: the {said}"
-    if prefix is None:
-        return f"{LABEL[provider_id]} {said}"
+    prefix = ENGINE_SEARCH_FAILED.get(provider_id, f"{LABEL[provider_id]} search failed: ")
     return f"{prefix}{'it' if said.startswith('sent ') else 'the'} {said}"
 
 

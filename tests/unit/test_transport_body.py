@@ -199,7 +199,7 @@ async def test_a_body_cut_short_of_its_length_is_a_connection_error(
     with pytest.raises(ProviderConnectionError) as caught:
         await _send(raw, sse=sse)
     assert caught.value.message.startswith(
-        "Brave connection closed before the response was complete (127.0.0.1:"
+        "Brave search failed: the connection closed before the response was complete (127.0.0.1:"
     )
     assert caught.value.__context__ is None
 

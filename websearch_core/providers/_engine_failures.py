@@ -4,8 +4,8 @@ The reference gives Ecosia, Google and Mojeek ``<Engine> search failed: <msg>`` 
 fetch that failed; DuckDuckGo, Bing, Yahoo and Startpage, which it leaves silent, said the
 transport's ``<Engine> connection failed (<host>): ...``. A first user offline read seven
 lines in two wordings for one cause. Every engine now says the reference's form:
-``<Engine> search failed: the connection failed (<host>): <cause>``, which the transport
-now gives every provider's failed connection (the API providers' too). An
+``<Engine> search failed: the connection failed (<host>): <cause>``, the stem the
+transport now gives every provider's transport failure (the API providers' too). An
 engine's own prefix (Google's ``Google browser search failed``) is kept as data
 (:class:`FailureTexts`); the others take :func:`engine_failure_texts` from their label.
 
@@ -58,11 +58,11 @@ def without_label(message: str, label: str) -> str:
 
     ``Ecosia search failed: Ecosia connection failed (www.ecosia.org): ...`` said the
     name twice; now ``Ecosia search failed: the connection failed (www.ecosia.org): ...``.
-    A connection that failed is worded so by the transport already, for every provider
-    (:func:`~websearch_core.connection_causes.connection_failed`): its stem goes. Its other
-    texts start ``<Label> connection ...``, ``<Label> response ...``, ``<Label> request
-    ...`` (nouns, which take "the") or ``<Label> sent ...`` ("it"). A text that does not
-    start with the label is kept whole.
+    The transport words its failures so already, for every provider
+    (:func:`~websearch_core.connection_causes.search_failed`): that stem goes. A text that
+    starts with the label alone (``<Label> request was not sent ...``, ``<Label> stream
+    ...``: nouns, which take "the"; ``<Label> sent ...``: "it") loses the label; a text
+    that starts with neither is kept whole.
 
     Example:
         >>> without_label("Bing search failed: the connection failed (x): refused", "Bing")
