@@ -121,8 +121,11 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
         """
         try:
             with CallClock():
-                client = self.web_search or await self._own_clients().for_running_loop(
-                    self.new_client, self.fetch_build_bound()
+                clients = self._own_clients()
+                client = (
+                    self.web_search
+                    or clients.built_for_running_loop()
+                    or await clients.for_running_loop(self.new_client, self.fetch_build_bound())
                 )
                 page = await client.fetch(url, allow_private_addresses=self.allow_private_addresses)
         except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one

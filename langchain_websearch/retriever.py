@@ -231,8 +231,11 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
         """
         params = self._params(query, k)
         with CallClock():  # the deadline counts from here: building a client imports
-            client = self.web_search or await self._own_clients().for_running_loop(
-                self.new_client, self.build_bound()
+            clients = self._own_clients()
+            client = (
+                self.web_search
+                or clients.built_for_running_loop()
+                or await clients.for_running_loop(self.new_client, self.build_bound())
             )
             response = await client.search(
                 params, include_content=self.include_content, content_limit=_pages(params)

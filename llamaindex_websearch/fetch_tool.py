@@ -104,8 +104,10 @@ class _Fetcher(CopiesOpenOwnClients):
         arguments = WebFetchArgs(url=url, max_chars=max_chars)
         with CallClock():
             try:
-                client = self._given or await self.clients.for_running_loop(
-                    self._new_client, self._bound()
+                client = (
+                    self._given
+                    or self.clients.built_for_running_loop()
+                    or await self.clients.for_running_loop(self._new_client, self._bound())
                 )
                 page = await client.fetch(
                     arguments.url, allow_private_addresses=self._allow_private

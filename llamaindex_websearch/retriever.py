@@ -297,8 +297,12 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
         """
         params = self._params(query_bundle)
         with CallClock():  # the deadline counts from here: building a client imports
-            client = self._config.web_search or await self._clients.for_running_loop(
-                self._config.new_client, self._config.build_bound()
+            client = (
+                self._config.web_search
+                or self._clients.built_for_running_loop()
+                or await self._clients.for_running_loop(
+                    self._config.new_client, self._config.build_bound()
+                )
             )
             response = await client.search(
                 params, include_content=self.include_content, content_limit=_pages(params)
