@@ -101,8 +101,11 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
         """
         try:
             with CallClock():
-                client = self.web_search or self._own_clients().get(
-                    self.new_client, self.fetch_build_bound()
+                clients = self._own_clients()
+                client = (
+                    self.web_search
+                    or clients.built()
+                    or clients.get(self.new_client, self.fetch_build_bound())
                 )
                 page = client.fetch_sync(url, allow_private_addresses=self.allow_private_addresses)
         except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one

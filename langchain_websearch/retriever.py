@@ -201,7 +201,12 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
         """
         params = self._params(query, k)
         with CallClock():  # the deadline counts from here: building a client imports
-            client = self.web_search or self._own_clients().get(self.new_client, self.build_bound())
+            clients = self._own_clients()
+            client = (
+                self.web_search
+                or clients.built()
+                or clients.get(self.new_client, self.build_bound())
+            )
             response = client.search_sync(
                 params, include_content=self.include_content, content_limit=_pages(params)
             )

@@ -183,8 +183,11 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
         params = tool_search_params(*args, **kwargs)
         try:
             with CallClock():  # the deadline counts from here: building a client imports
-                client = self.web_search or self._own_clients().get(
-                    self.new_client, self.build_bound()
+                clients = self._own_clients()
+                client = (
+                    self.web_search
+                    or clients.built()
+                    or clients.get(self.new_client, self.build_bound())
                 )
                 result = client.run_sync(params)
         except BuildImportsOutlastedError as error:  # a search's failure, worded as one

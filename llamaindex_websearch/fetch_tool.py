@@ -87,7 +87,11 @@ class _Fetcher(CopiesOpenOwnClients):
         arguments = WebFetchArgs(url=url, max_chars=max_chars)
         with CallClock():
             try:
-                client = self._given or self.clients.get(self._new_client, self._bound())
+                client = (
+                    self._given
+                    or self.clients.built()
+                    or self.clients.get(self._new_client, self._bound())
+                )
                 page = client.fetch_sync(arguments.url, allow_private_addresses=self._allow_private)
             except BuildImportsOutlastedError as error:  # the fetch's deadline, worded as one
                 return FetchToolResult.failed(error.fetch_error(arguments.url))

@@ -273,8 +273,10 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
         """
         params = self._params(query_bundle)
         with CallClock():  # the deadline counts from here: building a client imports
-            client = self._config.web_search or self._clients.get(
-                self._config.new_client, self._config.build_bound()
+            client = (
+                self._config.web_search
+                or self._clients.built()
+                or self._clients.get(self._config.new_client, self._config.build_bound())
             )
             response = client.search_sync(
                 params, include_content=self.include_content, content_limit=_pages(params)

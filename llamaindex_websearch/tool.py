@@ -273,8 +273,12 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
         params = _search_params(query, recency, limit, max_tokens, temperature, num_search_results)
         with CallClock():  # the deadline counts from here: building a client imports
             try:
-                client = self._given or self._clients.get(
-                    self._new_client, BuildBound(self._kwargs.get("settings"), self._kwargs)
+                client = (
+                    self._given
+                    or self._clients.built()
+                    or self._clients.get(
+                        self._new_client, BuildBound(self._kwargs.get("settings"), self._kwargs)
+                    )
                 )
             except BuildImportsOutlastedError as error:  # a search's failure, worded as one
                 return error.tool_result()

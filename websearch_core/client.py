@@ -1424,6 +1424,17 @@ class LoopBoundClient:
         with self._lock:
             return self._base_client(build, read)
 
+    def built(self) -> WebSearch | None:
+        """The synchronous calls' client if it is built already, else ``None``.
+
+        What :meth:`get` returns on every call but the first, without what only a first
+        call needs: the caller's :class:`~websearch_core.build_deadline.BuildBound`, built
+        for it on every call and read only while no client is built, and the lock. The
+        client is set under the lock and only ever cleared (by :meth:`aclose`), so reading
+        it without the lock gives the client the lock would have.
+        """
+        return self._base
+
     def _base_client(self, build: Callable[[], WebSearch], read: ConfigRead | None) -> WebSearch:
         if self._base is None:
             with handing(read):  # the file as the call read it: the build reads no more
