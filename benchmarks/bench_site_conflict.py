@@ -83,9 +83,10 @@ def main() -> None:
     for label, query in QUERIES.items():
         tokens = tokenize(query)
         names += [f"{label}: params", f"{label}: tokenize", f"{label}: conflict"]
+        for_params, for_tokenize = _fresh(query), _fresh(query)
         functions += [
-            lambda fresh=_fresh(query): SearchParams(query=next(fresh)),
-            lambda fresh=_fresh(query): tokenize(next(fresh)),
+            lambda fresh=for_params: SearchParams(query=next(fresh)),
+            lambda fresh=for_tokenize: tokenize(next(fresh)),
             lambda t=tokens: site_conflict(t, (), ()),
         ]
     gc.collect()
