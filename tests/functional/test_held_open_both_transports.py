@@ -154,7 +154,7 @@ async def test_a_reply_held_open_reads_alike_on_both_transports(case: Case) -> N
     body one read, never held). The real side's halves are the held-open cases of
     streams57-61 (passing on main) and streams62's two for a request for JSON only
     (``json-asker-plain``, ``json-asker-none``), which timed out on main
-    (``test_stream_unlabelled_held_open``)."""
+    (``test_stream_unasked_held_open``)."""
     timeout = ENDED_WITHIN if case.expected else NEVER_ENDS_WITHIN
     expected = case.expected() if case.expected else ("failed", "ProviderTimeoutError")
     async with _real(case) as (real, sim):

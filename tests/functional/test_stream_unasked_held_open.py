@@ -10,7 +10,12 @@ now stops once its first line is an SSE field; a JSON body under that label is r
 A stream relabelled ``application/json`` (a gateway that streams and rewrites the label) is
 told the same way (streams61): no JSON text starts with an SSE field (``data:``,
 ``event:``, ``id:``, ``retry:``) or comment (``:``), so a JSON-labelled body whose first
-line is one is no JSON whatever follows; any other label (a page) is read whole.
+line is one is no JSON whatever follows. Any other label (a page) is read whole, unless
+the request's ``Accept`` names JSON and nothing else (streams62): a stream sent with no
+``Content-Type`` or as ``text/plain`` to such a request, then held open, waited for the
+close; its server was told only JSON is read and its reader refuses anything else, so its
+body is judged by its first line too. A request that accepts anything (an HTML engine's,
+or one with no ``Accept``) still reads its body whole.
 
 The streams are real captures, read from ``../shared/fixtures`` (never copied). The bound
 is an event, not a clock: the refusal must come while the simulator still holds the
@@ -91,6 +96,36 @@ async def test_a_real_stream_held_open_is_refused_at_its_first_line(
     assert f"{FRAMES[provider]}: {STREAM_REASON}" in result.text, result.text
 
 
+@pytest.mark.parametrize(
+    ("provider", "label"),
+    [
+        ("anthropic", None),
+        ("anthropic", "text/plain"),
+        ("anthropic", "text/plain; charset=utf-8"),
+        ("brave", "text/plain"),
+        ("kimi", None),
+        ("kimi", "application/octet-stream"),
+    ],
+    ids=["anthropic-none", "anthropic-plain", "anthropic-charset", "brave", "kimi", "kimi-octet"],
+)
+async def test_a_stream_with_no_json_label_held_open_is_refused_at_its_first_line(
+    provider: str, label: str | None
+) -> None:
+    """Failed before streams62 for each (``<label> request timed out``): only a stream or
+    JSON label was judged by its first line; these were read on to the close. Each of these
+    providers sends ``Accept: application/json``."""
+    header = f"Content-Type: {label}\r\n" if label else ""
+    head = f"HTTP/1.1 200 OK\r\n{header}\r\n".encode()
+    async with Simulator([provider]) as sim:
+        sim[provider].enqueue(Fault.stall(head + ANTHROPIC().encode(), seconds=HANG_GUARD_SECONDS))
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run(QUERY, provider=provider)
+        assert sim[provider].holding == 1, "the refusal waited for the socket to close"
+        assert sim[provider].requests[-1].header("Accept") == "application/json"
+    assert result.is_error
+    assert f"{FRAMES[provider]}: {STREAM_REASON}" in result.text, result.text
+
+
 async def test_guard_a_json_body_labelled_a_stream_is_read_whole() -> None:
     """A guard (passes before and after): a JSON body under the stream label is no
     stream by its first line, so it is read whole (its length ends it, the socket held
@@ -128,13 +163,13 @@ async def test_guard_openrouters_stream_held_open_ends_at_its_end() -> None:
     assert result.response is not None and result.response.sources
 
 
-async def test_guard_a_json_reply_held_open_after_its_length_is_answered() -> None:
-    """A guard (passes before and after): a real JSON reply under its JSON label is no
-    stream by its first line, so it is read whole (its length ends it) and answered."""
+@pytest.mark.parametrize("label", ["Content-Type: application/json\r\n", ""], ids=["json", "none"])
+async def test_guard_a_json_reply_held_open_after_its_length_is_answered(label: str) -> None:
+    """A guard (passes before and after): a real JSON reply under its JSON label, or with
+    no label to a request for JSON, is no stream by its first line, so it is read whole
+    (its length ends it, the socket held after) and answered."""
     body = read_capture("brave/web_search_laravel_2024.json")
-    raw = (
-        f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
-    ).encode() + body
+    raw = f"HTTP/1.1 200 OK\r\n{label}Content-Length: {len(body)}\r\n\r\n".encode() + body
     async with Simulator(["brave"]) as sim:
         sim["brave"].enqueue(Fault.stall(raw, seconds=HANG_GUARD_SECONDS))
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
@@ -144,16 +179,18 @@ async def test_guard_a_json_reply_held_open_after_its_length_is_answered() -> No
     assert result.response is not None and result.response.sources
 
 
-async def test_guard_a_page_starting_like_a_field_is_read_to_its_close() -> None:
-    """A guard (passes before and after): only a JSON label is told by its first line; an
-    HTML engine's page is read whole whatever its first line, as a page may say anything
+@pytest.mark.parametrize("label", ["Content-Type: text/html\r\n", ""], ids=["html", "none"])
+async def test_guard_a_page_starting_like_a_field_is_read_to_its_close(label: str) -> None:
+    """A guard (passes before and after): an HTML engine accepts pages, so its page,
+    labelled or not, is read whole whatever its first line, as a page may say anything
     (here a line ``data: ...`` before the real page, which Mojeek still parses)."""
     page = read_capture("mojeek/serp_javascript_tutorial_2026.html")
-    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n"
+    head = f"HTTP/1.1 200 OK\r\n{label}Connection: close\r\n\r\n".encode()
     raw = head + b"data: not a stream\n" + page
     async with Simulator(["mojeek"]) as sim:
         sim["mojeek"].enqueue(Fault.not_http(raw))
         async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
             result = await ws.run(QUERY, provider="mojeek")
+        assert "application/json" not in (sim["mojeek"].requests[-1].header("Accept") or "")
     assert not result.is_error, result.text
     assert result.response is not None and result.response.sources
