@@ -37,7 +37,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
-__all__ = ["TOO_DEEP", "json_loads", "response_json"]
+__all__ = ["TOO_DEEP", "json_loads", "response_json", "without_bom"]
 
 TOO_DEEP = "JSON nested too deeply to decode"
 
@@ -86,10 +86,25 @@ def _without_bom(data: bytes | str) -> bytes | str:
     Anything but bytes or text goes on untouched, for ``json.loads`` to refuse as before.
     """
     if isinstance(data, str):
-        return data.removeprefix(_BOM_TEXT)
+        return without_bom(data)
     if isinstance(data, bytes):
         return data.removeprefix(_BOM_UTF8)
     return data
+
+
+def without_bom(text: str) -> str:
+    r"""``text`` without one leading byte-order mark (U+FEFF): the one rule for decoded text.
+
+    A decoded body's head is read here and wherever else it is looked at (an error's quoted
+    head, an HTML page told by its first ``<``, a refusal's phrase), so that a mark the
+    server put first never hides what the text starts with; WHATWG's UTF-8 decode, which
+    the reference's ``fetch`` uses, drops it alike. One mark only: a second is text.
+
+    Example:
+        >>> without_bom("\ufeff\ufeff<html>"), without_bom("<html>")
+        ('\ufeff<html>', '<html>')
+    """
+    return text.removeprefix(_BOM_TEXT)
 
 
 def response_json(body: bytes) -> Any:

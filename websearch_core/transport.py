@@ -65,7 +65,7 @@ from .errors import (
     SearchProviderError,
 )
 from .event_stream_body import after_blank_lines, invalid_json_text, stream_by_first_line
-from .json_decode import response_json
+from .json_decode import response_json, without_bom
 from .lookup_waits import note_request
 from .loopback import is_loopback
 from .owner_slots import share_own_slots
@@ -96,6 +96,7 @@ __all__ = [
     "SseResponse",
     "Transport",
     "apply_base_url",
+    "body_head_text",
     "classify_http_error",
     "connection_cause",
     "error_head",
@@ -354,8 +355,24 @@ def error_head(response: HttpResponse) -> str:
         >>> error_head(HttpResponse(status=500, body=b'\xef\xbb\xbf{"error": "x"}'))
         '{"error": "x"}'
     """
-    head = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
-    return head.removeprefix("\ufeff")[:ERROR_BODY_LIMIT]
+    return body_head_text(response.body)[:ERROR_BODY_LIMIT]
+
+
+def body_head_text(body: bytes) -> str:
+    r"""The first ``4 * ERROR_BODY_LIMIT`` bytes of ``body`` as text, as error heads are read.
+
+    The one decode of an error body's head, for the readers that look into it rather than
+    quote it (Codex's "model is not supported", SearXNG's HTML error pages): undecodable
+    bytes become U+FFFD and a leading byte-order mark is dropped
+    (:func:`~websearch_core.json_decode.without_bom`), so what the text starts with is
+    what the server wrote. Not cut to :data:`ERROR_BODY_LIMIT` characters: a bot check's
+    marker may sit past that in a long page.
+
+    Example:
+        >>> body_head_text(b"\xef\xbb\xbf<!DOCTYPE html>")
+        '<!DOCTYPE html>'
+    """
+    return without_bom(body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace"))
 
 
 def raise_for_status(provider: str, response: HttpResponse, fallback_message: str) -> None:

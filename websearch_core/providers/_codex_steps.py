@@ -14,7 +14,7 @@ from ..errors import SearchProviderError
 from ..models import SearchResponse
 from ..provider_types import Flow, ProviderContext
 from ..stream_ends import OPENAI_RESPONSES_END
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, SseResponse
+from ..transport import HttpRequest, HttpResponse, SseResponse, body_head_text
 from ._codex_parse import NoWebSearchError, parse_body
 from ._codex_request import request_body, request_headers
 
@@ -93,5 +93,4 @@ def outcome(flow: Flow) -> SearchResponse | SearchProviderError:
 
 def _unsupported_model(response: HttpResponse | SseResponse) -> bool:
     """Whether a 400's body says the model is not available to this account."""
-    head = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
-    return bool(_UNSUPPORTED_MODEL.search(head))
+    return bool(_UNSUPPORTED_MODEL.search(body_head_text(response.body)))

@@ -28,8 +28,8 @@ from ..errors import (
     SearchProviderError,
 )
 from ..event_stream_body import invalid_json_text
-from ..json_decode import response_json
-from ..transport import ERROR_BODY_LIMIT, HttpResponse, raise_for_status
+from ..json_decode import response_json, without_bom
+from ..transport import HttpResponse, body_head_text, raise_for_status
 from ._common import collapse_whitespace
 from ._lowered import found_lowered
 
@@ -131,7 +131,7 @@ def decode_json(response: HttpResponse) -> Any:
         return response_json(response.body)
     except ValueError:
         pass
-    text = response.text()
+    text = without_bom(response.text())  # a page led by the mark is still HTML
     challenge = detect_challenge(text)
     if challenge is not None:
         raise _challenge_error(challenge)
@@ -158,7 +158,7 @@ def html_page_error(response: HttpResponse) -> SearchProviderError | None:
     status = response.status
     if 200 <= status < 300:
         return None
-    text = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
+    text = body_head_text(response.body)
     if not _looks_like_html(text):
         return None
     challenge = detect_challenge(text)
