@@ -271,13 +271,25 @@ def http_status(code: Any) -> int | None:
     return number if 400 <= number < 600 else None
 
 
+def _code_label(code: Any) -> str | int | None:
+    """``code`` as the error label shows it: a number as sent, text trimmed, else ``None``."""
+    if isinstance(code, bool):
+        return None
+    if isinstance(code, str):
+        return text_or_none(code)
+    return code if isinstance(code, int) else None
+
+
 def body_failure(response: HttpResponse, message: str, code: Any) -> SearchProviderError:
-    """The error a 2xx body's ``error`` / ``errors`` stands for (no status says it).
+    r"""The error a 2xx body's ``error`` / ``errors`` stands for (no status says it).
 
     Its text is ``Kagi API error (<code or status>): <message>``; a code that is an HTTP
     error status types it as that status would, else the shared classifier reads the text.
+    A code in text is shown as :func:`http_status` reads it, trimmed by the field rule: the
+    label showed it as sent (``Kagi API error (\ufeff429): ...``, an invisible mark inside
+    the parentheses); a blank one gives the status, as a missing one does.
     """
-    label = code if isinstance(code, str | int) and not isinstance(code, bool) else None
+    label = _code_label(code)
     text = f"Kagi API error ({label if label is not None else response.status}): {message}"
     status = http_status(code)
     if status is not None:
