@@ -283,10 +283,16 @@ def did_you_mean(
     known: tuple[str, ...] = SEARCH_PROVIDER_ORDER,
     aliases: Mapping[str, str] | None = None,
 ) -> str:
-    """``; did you mean brave?`` for ids one typo away from a known one, else ``""``.
+    r"""``; did you mean brave?`` for ids one typo away from a known one, else ``""``.
 
     The one way a mistyped provider id is answered, wherever an id is typed (an option,
     a setting, a variable, a command, a call): each suggestion is :func:`closest_id`'s.
+
+    An id holding a character that shows nothing (a byte-order mark an editor or a
+    clipboard put first, a zero-width space) was shown as the id it was meant to be, so
+    ``Unknown search provider: brave ...; did you mean brave?`` read as a refusal of the
+    right id; that character is now named first, by its code point and place, as the
+    query's check names a control character.
 
     Args:
         unknown: The ids given.
@@ -298,9 +304,35 @@ def did_you_mean(
         '; did you mean brave, tavily?'
         >>> did_you_mean(["BRAVE_API_KEY"], ("brave",), {"brave_api_key": "brave"})
         '; did you mean brave?'
+        >>> print(did_you_mean(["\ufeffbrave"]))  # doctest: +NORMALIZE_WHITESPACE
+        ; '\ufeffbrave' holds an invisible character (U+FEFF ZERO WIDTH NO-BREAK SPACE) at
+        character 1; did you mean brave?
     """
-    meant = [close for pid in unknown if (close := closest_id(pid, known, aliases))]
-    return f"; did you mean {', '.join(dict.fromkeys(meant))}?" if meant else ""
+    given = tuple(unknown)
+    meant = [close for pid in given if (close := closest_id(pid, known, aliases))]
+    suggestion = f"; did you mean {', '.join(dict.fromkeys(meant))}?" if meant else ""
+    return _unseen_characters(given) + suggestion
+
+
+def _unseen_characters(given: tuple[str, ...]) -> str:
+    r"""``; '\u200bbrave' holds an invisible character (...) at character 1`` for each such id.
+
+    The id is shown by ``repr``, whose escapes make the character seen; ASCII ids (nearly
+    every one) hold none and cost one ``isascii`` each.
+    """
+    notes = []
+    for pid in given:
+        if pid.isascii():
+            continue
+        from .sent_secret import invisible_at  # only for an id beyond ASCII: this is a leaf
+
+        found = invisible_at(pid, spaces=True)
+        if found is not None:
+            place, name = found
+            notes.append(
+                f"; {pid!r} holds an invisible character ({name}) at character {place + 1}"
+            )
+    return "".join(notes)
 
 
 def closest_id(

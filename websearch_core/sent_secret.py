@@ -35,6 +35,7 @@ __all__ = [
     "first_problem",
     "flaw",
     "in_variable",
+    "invisible_at",
     "key_in_code_problem",
     "starts_with_assignment",
 ]
@@ -71,14 +72,29 @@ format category ``Cf``, which holds the rest (U+200B, U+FEFF, the soft hyphen)."
 
 
 def _invisible(value: str, *, spaces: bool) -> str | None:
-    """The first character of ``value`` that shows nothing, as ``U+200B ZERO WIDTH SPACE``.
+    """The first character of ``value`` that shows nothing, as ``U+200B ZERO WIDTH SPACE``."""
+    found = invisible_at(value, spaces=spaces)
+    return None if found is None else found[1]
 
-    ASCII text holds none (its spaces and controls are checked before), so it is looked
-    at character by character only when it has a character beyond ASCII.
+
+def invisible_at(value: str, *, spaces: bool) -> tuple[int, str] | None:
+    r"""The place (from 0) and name of the first character of ``value`` that shows nothing.
+
+    The one test of what cannot be seen in a value we quote back (a secret's flaw, a
+    provider id no provider has): Unicode's format characters (U+200B, U+FEFF, the soft
+    hyphen), the default-ignorable letters and marks, and with ``spaces`` every space
+    beyond ASCII. ASCII text holds none (its spaces and controls are checked on their
+    own), so it is looked at character by character only when it has a character beyond.
+
+    Example:
+        >>> invisible_at("\ufeffbrave", spaces=False)
+        (0, 'U+FEFF ZERO WIDTH NO-BREAK SPACE')
+        >>> invisible_at("brave", spaces=True) is None
+        True
     """
     if value.isascii():
         return None
-    for character in value:
+    for place, character in enumerate(value):
         if character.isascii():
             continue
         category = unicodedata.category(character)
@@ -89,7 +105,7 @@ def _invisible(value: str, *, spaces: bool) -> str | None:
             or (spaces and category in ("Zs", "Zl", "Zp"))
         ):
             name = unicodedata.name(character, "")
-            return f"U+{ord(character):04X} {name}".rstrip()
+            return place, f"U+{ord(character):04X} {name}".rstrip()
     return None
 
 
