@@ -20,6 +20,7 @@ from typing import Any, Final
 import pytest
 
 from tests.functional._sim_helpers import chatgpt_token, sim_client
+from tests.websearch_process import run_websearch
 from websearch_core import WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import AllProvidersFailedError, RateLimitedError
@@ -156,6 +157,14 @@ async def test_a_call_s_provider_led_by_a_bom_names_the_mark() -> None:
             await ws.search("bom id", provider=f"{BOM}brave")
 
     assert f"{NAMED} at character 1; did you mean brave?" in str(raised.value)
+
+
+def test_the_command_s_provider_led_by_a_bom_names_the_mark() -> None:
+    """Failed before: ``websearch --provider`` refused it in the same unseen words."""
+    done = run_websearch(["--provider", f"{BOM}brave", "bom id"])
+
+    assert done.returncode != 0
+    assert f"{NAMED} at character 1; did you mean brave?" in done.stderr
 
 
 def test_an_ascii_typo_is_answered_as_before() -> None:
