@@ -14,8 +14,10 @@ line is one is no JSON whatever follows. Any other label (a page) is read whole,
 the request's ``Accept`` names JSON and nothing else (streams62): a stream sent with no
 ``Content-Type`` or as ``text/plain`` to such a request, then held open, waited for the
 close; its server was told only JSON is read and its reader refuses anything else, so its
-body is judged by its first line too. A request that accepts anything (an HTML engine's,
-or one with no ``Accept``) still reads its body whole.
+body is judged by its first line too. xAI and Tavily sent no ``Accept`` (aiohttp's ``*/*``)
+and so still waited; they now ask for JSON as their own clients do (streams63). A request
+that accepts anything (an HTML engine's, Synthetic's, or one with no ``Accept``) still reads
+its body whole.
 
 The streams are real captures, read from ``../shared/fixtures`` (never copied). The bound
 is an event, not a clock: the refusal must come while the simulator still holds the
@@ -105,15 +107,31 @@ async def test_a_real_stream_held_open_is_refused_at_its_first_line(
         ("brave", "text/plain"),
         ("kimi", None),
         ("kimi", "application/octet-stream"),
+        ("xai", None),
+        ("xai", "text/plain"),
+        ("tavily", None),
+        ("tavily", "text/plain; charset=utf-8"),
     ],
-    ids=["anthropic-none", "anthropic-plain", "anthropic-charset", "brave", "kimi", "kimi-octet"],
+    ids=[
+        "anthropic-none",
+        "anthropic-plain",
+        "anthropic-charset",
+        "brave",
+        "kimi",
+        "kimi-octet",
+        "xai",
+        "xai-plain",
+        "tavily",
+        "tavily-plain",
+    ],
 )
 async def test_a_stream_with_no_json_label_held_open_is_refused_at_its_first_line(
     provider: str, label: str | None
 ) -> None:
     """Failed before streams62 for each (``<label> request timed out``): only a stream or
     JSON label was judged by its first line; these were read on to the close. Each of these
-    providers sends ``Accept: application/json``."""
+    providers sends ``Accept: application/json`` (xAI and Tavily since streams63: before,
+    they sent none and timed out, as the two rows each of theirs did)."""
     header = f"Content-Type: {label}\r\n" if label else ""
     head = f"HTTP/1.1 200 OK\r\n{header}\r\n".encode()
     async with Simulator([provider]) as sim:

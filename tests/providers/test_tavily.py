@@ -78,6 +78,7 @@ def test_default_request_shape() -> None:
     assert request.method == "POST"
     assert request.url == TAVILY_ENDPOINT == "https://api.tavily.com/search"
     assert dict(request.headers) == {
+        "Accept": "application/json",
         "Content-Type": "application/json",
         "Authorization": "Bearer tvly-test-key",
     }

@@ -509,6 +509,7 @@ async def test_search_request() -> None:
     (request,) = transport.sent
     assert (request.method, request.url) == ("POST", XAI_ENDPOINT)
     assert dict(request.headers) == {
+        "Accept": "application/json",
         "Content-Type": "application/json",
         "Authorization": "Bearer xai-key",
     }

@@ -361,17 +361,27 @@ def recency_start(today: date, recency: Recency) -> date:
     return today - timedelta(days=RECENCY_DAYS[recency])
 
 
-def bearer_json_headers(key: str) -> dict[str, str]:
+def bearer_json_headers(key: str, *, accept: str | None = None) -> dict[str, str]:
     """Headers for a JSON ``POST`` authorised by ``Authorization: Bearer <key>``.
+
+    ``accept`` is the provider's own word on what its service answers: a service that
+    answers JSON only is told so (``Accept: application/json``, as its own clients send
+    it), which also lets the transport judge an unlabelled body by its first line (a
+    stream held open is refused there, not at the deadline). Without it no ``Accept`` is
+    set and aiohttp sends ``*/*``, for a service whose clients send nothing narrower.
 
     Args:
         key: The API key or token.
+        accept: The ``Accept`` value, or ``None`` to send none of the provider's own.
 
     Returns:
-        A fresh ``dict`` with ``Content-Type`` then ``Authorization``.
+        A fresh ``dict`` with ``Accept`` (when given), ``Content-Type``, ``Authorization``.
 
     Example:
         >>> bearer_json_headers("sk-1")
         {'Content-Type': 'application/json', 'Authorization': 'Bearer sk-1'}
+        >>> bearer_json_headers("sk-1", accept="application/json")["Accept"]
+        'application/json'
     """
-    return {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
+    accepted = {"Accept": accept} if accept is not None else {}
+    return {**accepted, "Content-Type": "application/json", "Authorization": f"Bearer {key}"}

@@ -9,7 +9,8 @@
   has no name for is not sent and is recorded as ignored. ``topic`` is never sent, so
   searches keep Tavily's general scope even with a recency filter (and ``country``, which
   Tavily takes only with the general topic, applies).
-* **Auth:** ``Authorization: Bearer <key>`` (``TAVILY_API_KEY``).
+* **Auth:** ``Authorization: Bearer <key>`` (``TAVILY_API_KEY``), plus ``Accept:
+  application/json`` (the answer is one JSON object; the behaviour reference sends none).
 * **Limits:** ``max_results`` is ``num_search_results`` or ``limit``, default 5, clamped to
   5..20 as ``spec/web_search.md`` states (the behaviour reference says the upstream code
   clamps to 1..20; the spec is the authority here, see ``MIN_RESULTS``).
@@ -73,6 +74,8 @@ __all__ = [
 ]
 
 TAVILY_ENDPOINT: Final = "https://api.tavily.com/search"
+ACCEPT: Final = "application/json"
+"""``/search`` answers one JSON object, and Tavily's own MCP server asks for just that."""
 QUOTA_STATUSES: Final = frozenset({432, 433})
 """Tavily's "plan limit exceeded" (432) and "pay-as-you-go limit exceeded" (433)."""
 PREPAID_STATUSES: Final = frozenset({433})
@@ -125,7 +128,7 @@ class TavilyProvider(ProtocolProvider):
         return HttpRequest(
             method="POST",
             url=TAVILY_ENDPOINT,
-            headers=bearer_json_headers(key),
+            headers=bearer_json_headers(key, accept=ACCEPT),
             json=request_body(params),
         )
 

@@ -1,8 +1,8 @@
 """xAI: Grok answers through the Responses API with the server-side ``web_search`` tool.
 
 * **Endpoint:** ``POST https://api.x.ai/v1/responses`` (the Agent Tools API), JSON in and
-  out. **Auth:** ``Authorization: Bearer <XAI_API_KEY>``. The body is built in
-  ``_xai_request``, the answer read in ``_xai_parse``.
+  out (``Accept: application/json``). **Auth:** ``Authorization: Bearer <XAI_API_KEY>``.
+  The body is built in ``_xai_request``, the answer read in ``_xai_parse``.
 * **Body:** ``model`` (``XAI_SEARCH_MODEL``, default ``grok-4.3``), ``input: [{"role":
   "system", "content": <system prompt>}, {"role": "user", "content": <query>}]``, ``tools:
   [{"type": "web_search"}]``, and ``max_output_tokens`` and ``temperature`` when given.
@@ -120,6 +120,9 @@ __all__ = [
 ]
 
 XAI_ENDPOINT: Final = "https://api.x.ai/v1/responses"
+ACCEPT: Final = "application/json"
+"""What the search asks for: one Responses object (no ``stream``), as the OpenAI SDK, the
+client xAI's docs name for this API, asks for it."""
 MODEL_ENV_VAR: Final = "XAI_SEARCH_MODEL"
 BAD_KEY_PREFIX: Final = "Incorrect API key provided"
 SPENT_CREDITS_MARKERS: Final = ("used all available credits", "monthly spending limit")
@@ -180,7 +183,10 @@ class XaiProvider(ProtocolProvider):
         model = context.credentials.env(MODEL_ENV_VAR) or DEFAULT_MODEL
         body = request_body(params, model=model, system_prompt=context.system_prompt)
         return HttpRequest(
-            method="POST", url=XAI_ENDPOINT, headers=bearer_json_headers(key), json=body
+            method="POST",
+            url=XAI_ENDPOINT,
+            headers=bearer_json_headers(key, accept=ACCEPT),
+            json=body,
         )
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
