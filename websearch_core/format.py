@@ -22,6 +22,7 @@ __all__ = [
     "NO_PROVIDER_MESSAGE",
     "OFFLINE_HINT",
     "OFFLINE_HINTS",
+    "PAGE_LOOPBACK_HINT",
     "PROXY_DOWN_HINT",
     "format_age",
     "format_count",
@@ -105,7 +106,17 @@ _FETCH_LEADS = {
 """What one host not reached suggests, a page's or a search's lone provider's: unlike a
 search's two providers or more, one host may be a mistyped URL or a server that is down,
 so the hint says so before the machine's network."""
-LONE_HOST_HINTS = tuple(f"{lead}: {_WHAT_TO_CHECK[cause]}." for cause, lead in _FETCH_LEADS.items())
+PAGE_LOOPBACK_HINT = (
+    f"{_FETCH_LEADS['loopback']}: start the server meant to answer there, or check the URL's port."
+)
+"""Said after a page at a loopback address refused the connection (``websearch fetch
+http://127.0.0.1:8000/`` with no server, or one on another port): the search's loopback hint
+names base URLs, which a page has none of, and the blocked-network one sent a user whose
+network works to check a firewall."""
+LONE_HOST_HINTS = (
+    *(f"{lead}: {_WHAT_TO_CHECK[cause]}." for cause, lead in _FETCH_LEADS.items()),
+    PAGE_LOOPBACK_HINT,
+)
 """Every one-host hint (:func:`page_unreached_hint`): the command sets it on its own line."""
 SNIPPET_LIMIT = 240
 QUERY_LIMIT = 120
@@ -348,17 +359,23 @@ def with_lone_host_hint(message: str, cause: str) -> str:
     return f"{ended} {page_unreached_hint(cause)}"
 
 
-def page_unreached_hint(cause: str) -> str:
+def page_unreached_hint(cause: str, *, loopback: bool = False) -> str:
     """The hint after a page fetch that reached no host, for ``cause`` (as a search's).
 
     ``cause`` is ``dns``, ``connect`` or ``proxy``
     (:attr:`~websearch_core.content.errors.FetchFailedError.unreached`). What to check is
     the search hint's; the lead allows for the URL being wrong, as one host may be.
+    ``loopback`` says the host was this machine's own: a connection refused there is no
+    blocked network but a server not running (:data:`PAGE_LOOPBACK_HINT`).
 
     Example:
         >>> page_unreached_hint("dns")[:50]
         'If the host name is right, this machine looks offl'
+        >>> page_unreached_hint("connect", loopback=True)[:40]
+        'Nothing listens at that loopback address'
     """
+    if loopback and cause == "connect":
+        return PAGE_LOOPBACK_HINT
     return f"{_FETCH_LEADS[cause]}: {_WHAT_TO_CHECK[cause]}."
 
 

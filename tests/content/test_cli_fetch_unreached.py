@@ -45,16 +45,32 @@ def test_a_name_that_does_not_resolve_gets_the_offline_hint(
     assert "this machine looks offline" in lines[1]
 
 
-def test_a_refused_connection_gets_the_blocked_network_hint(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_a_refused_loopback_connection_says_nothing_listens_there(
+    host: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # A first user's page served on another port (python -m http.server 8000, fetched at
+    # 8080) was told the network looked blocked and to check a firewall; nothing was
+    # blocked, and no base URL is involved (the search's loopback hint names those).
     port = refused_port()
-    lines = _stderr(capsys, f"http://127.0.0.1:{port}/a", "--allow-private")
+    lines = _stderr(capsys, f"http://{host}:{port}/a", "--allow-private")
     assert lines == [
-        f"websearch: cannot fetch http://127.0.0.1:{port}/a: could not connect "
-        "(ClientConnectorError)",
-        page_unreached_hint("connect"),
+        f"websearch: cannot fetch http://{host}:{port}/a: could not connect (ClientConnectorError)",
+        "Nothing listens at that loopback address (this machine): start the server meant to "
+        "answer there, or check the URL's port.",
     ]
+    assert lines[1] == page_unreached_hint("connect", loopback=True)
+    assert "firewall" not in lines[1] and "BASE_URL" not in lines[1]
+
+
+def test_the_hint_for_a_refused_connection_elsewhere_is_still_the_blocked_network() -> None:
+    # Guard: only this machine's own address changes its hint.
+    assert page_unreached_hint("connect") == (
+        "If the address is right, this machine's network looks blocked: check its connection "
+        "and any firewall or sign-in page, or set the proxy it must use (HTTPS_PROXY or "
+        "WEBSEARCH_PROXY)."
+    )
+    assert page_unreached_hint("dns", loopback=True) == page_unreached_hint("dns")
 
 
 def test_a_host_that_answered_gets_no_hint(base: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -299,8 +299,9 @@ def _quoted_texts() -> list[tuple[str, str]]:
     )
     from websearch_core.format import LONE_HOST_HINTS, LOOPBACK_HINT
 
-    dns, connect, proxy, loopback = LONE_HOST_HINTS
+    dns, connect, proxy, loopback, page_loopback = LONE_HOST_HINTS
     return [
+        (f"`{page_loopback}`", page_loopback),
         (f"`{LOOPBACK_HINT[:140]}", LOOPBACK_HINT),
         ("`Nothing listens at that loopback address (this machine): ...`", loopback),
         (f"`{dns}`", dns),

@@ -20,6 +20,7 @@ stderr saying so, with status 0.
 
 import argparse
 import sys
+from urllib.parse import urlsplit
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -31,6 +32,7 @@ from ..cli_status import EXIT_FAILED, EXIT_OK, PROG, fail
 from ..client import WebSearch
 from ..format import page_unreached_hint
 from ..loop_run import run_to_end
+from ..loopback import is_loopback
 from ..settings import Settings
 from ..settings_errors import given_text
 from .errors import FetchError, FetchFailedError, FetchRefusedError
@@ -125,7 +127,14 @@ def _fetch(args: argparse.Namespace) -> int:
         # A host not reached gets a search's hint (offline, blocked, the proxy down): the
         # reason alone (`the host name could not be resolved`) left a newcomer guessing.
         # On its own line, as a failed search prints its hint.
-        hint = "" if error.unreached is None else f"\n{page_unreached_hint(error.unreached)}"
+        # A refusal at this machine's own address is a server not running there (or
+        # another port), not a blocked network: its hint says so.
+        loopback = is_loopback(urlsplit(error.url).hostname or "")
+        hint = (
+            ""
+            if error.unreached is None
+            else f"\n{page_unreached_hint(error.unreached, loopback=loopback)}"
+        )
         _failure_json(args, error)
         return fail(f"{error}{hint}", EXIT_FAILED)
     except FetchError as error:
