@@ -569,15 +569,36 @@ def _json_table(value: Any, field: str) -> Any:
     """
     if not isinstance(value, str):
         return value
+    one_each = f"{ENV_PREFIX}{field.upper()}__<{_TABLE_ENTRY_NAMES[field]}>"
     try:
-        json.loads(value)
+        decoded = json.loads(value)
     except json.JSONDecodeError as error:
         raise ValueError(
             f"not valid JSON ({error.msg} at character {error.pos + 1}); write a JSON object, "
-            f"or set one entry per variable, as "
-            f"{ENV_PREFIX}{field.upper()}__<{_TABLE_ENTRY_NAMES[field]}>"
+            f"or set one entry per variable, as {one_each}"
         ) from None
+    if decoded is not None and not isinstance(decoded, dict):
+        raise ValueError(
+            f"must be a JSON object ({{...}}), not {_json_kind(decoded)}; write one, or set one "
+            f"entry per variable, as {one_each}"
+        )
     return value
+
+
+def _json_kind(decoded: Any) -> str:
+    """What a decoded JSON value is, in words (never the value: it may be a key).
+
+    Example:
+        >>> _json_kind([1]), _json_kind(5), _json_kind("k"), _json_kind(True)
+        ('a list', 'a number', 'a string', 'true or false')
+    """
+    if isinstance(decoded, bool):
+        return "true or false"
+    if isinstance(decoded, list):
+        return "a list"
+    if isinstance(decoded, str):
+        return "a string"
+    return "a number"
 
 
 def _unquoted_entries(table: Any, field: str) -> None:
@@ -722,11 +743,21 @@ class _EnvSource(EnvSettingsSource):
         return settings_environment()
 
     def decode_complex_value(self, field_name: str, field: FieldInfo, value: Any) -> Any:
-        """The variable's JSON decoded, or its text as written when it is not JSON."""
+        """The variable's JSON decoded, or its text as written when it is not JSON.
+
+        A table's variable whose JSON is no object (``WEBSEARCH_RATE=5``, ``[1]``) is kept
+        as written too, so :func:`_json_table` says what to write; decoded, it met
+        pydantic's ``Input should be a valid dictionary`` (for SearXNG ``... or instance of
+        SearxngSettings``, a class name), which named neither the fix nor the
+        one-entry variables.
+        """
         try:
-            return super().decode_complex_value(field_name, field, value)
+            decoded = super().decode_complex_value(field_name, field, value)
         except ValueError:
             return value
+        if field_name in _TABLES and decoded is not None and not isinstance(decoded, dict):
+            return value
+        return decoded
 
 
 class _SpecEnvSource(PydanticBaseSettingsSource):
