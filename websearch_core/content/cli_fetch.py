@@ -37,6 +37,7 @@ from ..settings import Settings
 from ..settings_errors import given_text
 from .errors import FetchError, FetchFailedError, FetchRefusedError
 from .fetch_call import MAX_FETCH_SECONDS
+from .metadata import ALLOWED_NETWORKS_ADVICE
 from .models import PageContent
 from .safety import check_url_form
 from .service import checked_fetch_seconds
@@ -139,7 +140,7 @@ def _fetch(args: argparse.Namespace) -> int:
         return fail(f"{error}{hint}", EXIT_FAILED)
     except FetchError as error:
         _failure_json(args, error)
-        return fail(str(error), EXIT_FAILED)
+        return fail(f"{error}{_cli_advice(error)}", EXIT_FAILED)
     if args.json:
         print(json_text(page.model_dump(mode="json")))
     elif page.text or page.markdown:
@@ -148,6 +149,21 @@ def _fetch(args: argparse.Namespace) -> int:
         # A blank line and status 0 left the user guessing whether anything was fetched.
         print(f"{PROG}: warning: {page.url or args.url}: {NO_READABLE_TEXT}", file=sys.stderr)
     return EXIT_OK
+
+
+def _cli_advice(error: FetchError) -> str:
+    """A line after a refusal whose fix the command has no option for, else ``""``.
+
+    A cloud metadata address is refused with ``list ... in allowed_networks to allow it``,
+    an argument of ``fetch()`` in Python: a user of the command looked for an option that
+    does not exist (``--allow-private`` does not open it either).
+    """
+    if isinstance(error, FetchRefusedError) and str(error).endswith(ALLOWED_NETWORKS_ADVICE):
+        return (
+            f"\n{PROG} fetch takes no allowed_networks, so it never fetches a cloud metadata "
+            "address; from Python, fetch(url, allowed_networks=[...]) does."
+        )
+    return ""
 
 
 def _failure_json(args: argparse.Namespace, error: FetchError) -> None:

@@ -157,6 +157,11 @@ def opted_in(
     return False
 
 
+ALLOWED_NETWORKS_ADVICE = "in allowed_networks to allow it"
+"""How a metadata refusal ends (:func:`metadata_advice`): ``websearch fetch``, which takes no
+``allowed_networks``, says on a line of its own that it cannot."""
+
+
 def metadata_advice(addresses: Iterable[str]) -> str:
     """The end of a metadata refusal: why ``allow_private_addresses`` is no help, and what is.
 
@@ -165,9 +170,7 @@ def metadata_advice(addresses: Iterable[str]) -> str:
         'list 169.254.169.254 or fd20:ce::254 in allowed_networks to allow it'
     """
     listed = " or ".join(addresses)
-    return (
-        f"refused even with allow_private_addresses; list {listed} in allowed_networks to allow it"
-    )
+    return f"refused even with allow_private_addresses; list {listed} {ALLOWED_NETWORKS_ADVICE}"
 
 
 def service_addresses(service: MetadataService) -> list[str]:
