@@ -92,9 +92,15 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
             problem = "should be a path, written as a string"
         else:
             problem = validator_message(detail["msg"])
-        parts.append(f"{_source(location, given, config_file)}: {problem}{_given(detail)}")
+        written = _SWITCH_FORMS if detail["type"] == "bool_parsing" else ""
+        parts.append(f"{_source(location, given, config_file)}: {problem}{_given(detail)}{written}")
     return join_clauses(parts) or str(error)
 
+
+_SWITCH_FORMS = "; write 1, true, yes or on, or 0, false, no or off"
+"""What a switch that is neither on nor off is told to write (``WEBSEARCH_FALLBACK=maybe``):
+pydantic's ``Input should be a valid boolean`` named no form it reads, where the command's
+own switch (``WEBSEARCH_FETCH_ALLOW_PRIVATE``) lists them."""
 
 _ECHOED_LENGTH = 16
 """The longest value repeated: a number, a switch or a backend name is shorter, every

@@ -108,7 +108,8 @@ def test_fetch_names_a_bad_timeout_as_a_search_does(
         (
             "WEBSEARCH_CACHE",
             "yes please",
-            "Input should be a valid boolean, unable to interpret input, got 'yes please'",
+            "Input should be a valid boolean, unable to interpret input, got 'yes please'; "
+            "write 1, true, yes or on, or 0, false, no or off",
         ),
         # A number out of range is not (the bound is said, the number is the user's own);
         # a long text (a key pasted into the wrong variable) and a text setting never are.
@@ -219,3 +220,22 @@ def test_help_still_prints_and_exits_0(
     out, err = capsys.readouterr()
     assert err == ""
     assert out.startswith(" ".join(["usage: websearch", *command]))
+
+
+@pytest.mark.parametrize(
+    "variable", ["WEBSEARCH_FALLBACK", "WEBSEARCH_CACHE", "WEBSEARCH_FENCE_RESULTS"]
+)
+@pytest.mark.parametrize("value", ["maybe", "enabled-for-everyone-please"])
+def test_a_switch_neither_on_nor_off_says_what_to_write(
+    variable: str,
+    value: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # pydantic's `Input should be a valid boolean` named no form it reads, where
+    # WEBSEARCH_FETCH_ALLOW_PRIVATE's own check lists them; a long text is still not said.
+    monkeypatch.setenv(variable, value)
+    line = _error_line(["q"], capsys)
+    assert line.startswith(f"websearch: {variable}: Input should be a valid boolean")
+    assert line.endswith("; write 1, true, yes or on, or 0, false, no or off\n")
+    assert (value in line) is (value == "maybe")
