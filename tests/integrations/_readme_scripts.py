@@ -13,7 +13,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -70,34 +70,33 @@ FRAMEWORKS = ("langchain_core.tools", "langchain_websearch", "llama_index.core",
 
 
 def run_scripts(
-    scripts: Mapping[str, tuple[str, Mapping[str, str], Path]], directory: Path
+    scripts: Mapping[str, tuple[str, Mapping[str, str], Path]],
+    directory: Path,
+    commands: Mapping[str, tuple[Sequence[str], Mapping[str, str], Path]] | None = None,
+    preload: Sequence[str] = FRAMEWORKS,
 ) -> dict[str, subprocess.CompletedProcess[str]]:
-    """Each ``(script, env, folder)`` run as :func:`run_script` would, by its name.
+    """Each ``(script, env, folder)`` run as :func:`run_script` would, and each ``(args,
+    env, folder)`` of ``commands`` as ``websearch ARGS`` would, by its name.
 
     Each is a forked child of one :mod:`tests.cli_runs` interpreter that imported
-    :data:`FRAMEWORKS` and nothing of the script: its own process, environment (``env``
-    whole, this tree on its path), working folder and exit, run in order.
+    ``preload`` (those installed) and nothing of the script: its own process, environment (``env``
+    whole, this tree on its path), working folder, empty input and exit, run in order
+    (the scripts, then the commands).
     """
     runs: list[dict[str, Any]] = []
     for name, (script, env, folder) in scripts.items():
         path = folder / f"script-{len(runs)}.py"
         path.write_text(script, encoding="utf-8")
-        runs.append(
-            {
-                "id": name,
-                "script": str(path),
-                "args": [],
-                "cwd": str(folder),
-                "env": {**env, "PYTHONPATH": str(ROOT)},
-                "stdin": "",
-                "stdout": "pipe",
-            }
-        )
-    preload = tuple(name for name in FRAMEWORKS if find_spec(name.partition(".")[0]) is not None)
-    said = run_all(runs, directory, user_env(directory), preload=preload)
+        runs.append({"id": name, "script": str(path), "args": [], "cwd": str(folder), "env": env})
+    for name, (args, env, folder) in (commands or {}).items():
+        runs.append({"id": name, "args": list(args), "cwd": str(folder), "env": env})
+    for run in runs:
+        run.update(env={**run["env"], "PYTHONPATH": str(ROOT)}, stdin="", stdout="pipe")
+    found = tuple(name for name in preload if find_spec(name.partition(".")[0]) is not None)
+    said = run_all(runs, directory, user_env(directory), preload=found)
     return {
         run["id"]: subprocess.CompletedProcess(
-            [sys.executable, run["script"]],
+            [run.get("script", "websearch"), *run["args"]],
             said[run["id"]]["status"],
             said[run["id"]]["stdout"],
             said[run["id"]]["stderr"],
