@@ -61,6 +61,15 @@ async def test_kagi_s_label_shows_a_code_led_by_a_bom_without_it(code: str) -> N
     assert str(failure).startswith("Kagi API error (429): Too many requests")
 
 
+async def test_kagi_s_code_with_spaces_was_already_a_status() -> None:
+    """A guard (held before outputs59): ``str.strip`` took the spaces off, as the field rule
+    does. (A code led by a BOM read as its status, which failed before outputs59, is the
+    rows above: moved here from ``test_json_bom_rule.py`` so one helper drives Kagi's code.)"""
+    failure = await _kagi_failure(" 429\n")
+
+    assert isinstance(failure, RateLimitedError)
+
+
 async def test_kagi_s_label_shows_a_code_that_is_no_status_trimmed() -> None:
     """Failed before: ``\\ufeffE42`` was shown as sent."""
     failure = await _kagi_failure(f"{BOM}E42 ")

@@ -9,9 +9,10 @@ decoded (``json_decode.json_loads``, ``transport.error_head``), as the reference
 drops it and as RFC 8259 lets a parser do.
 
 Kagi's ``meta.id`` and Exa's ``requestId`` were passed on untrimmed, where every other
-provider's id is read by the field rule; and Kagi's code in a 2xx error entry was read as an
-HTTP status after ``str.strip``, which keeps the mark. Each case is served by the loopback
-simulator, the successes from the real captures in ``../shared/fixtures``.
+provider's id is read by the field rule. (Kagi's code in a 2xx error entry, read as an HTTP
+status after ``str.strip``, which keeps the mark, is driven in ``test_bom_heads_and_ids.py``
+beside its label.) Each case is served by the loopback simulator, the successes from the
+real captures in ``../shared/fixtures``.
 """
 
 import json
@@ -22,8 +23,6 @@ import pytest
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import sim_client
 from tests.zai_ids import pin_rpc_ids
-from websearch_core import WebSearch
-from websearch_core.errors import AllProvidersFailedError, RateLimitedError
 from websearch_core.models import SearchToolResult
 from websearch_core.testing import Fault, Simulator
 
@@ -138,32 +137,6 @@ async def test_kagi_s_and_exa_s_request_ids_are_trimmed(wrap: str) -> None:
 
     assert kagi_result.response.request_id == kagi_id
     assert exa_result.response.request_id == exa_id
-
-
-async def _kagi_failure(code: str) -> Exception:
-    body = {"data": None, "error": [{"code": code, "msg": "Too many requests"}]}
-    async with Simulator(["kagi"]) as sim:
-        sim["kagi"].always(Fault.http(200, json.dumps(body), JSON))
-        settings = sim.settings(provider="kagi", fallback=False, cache=False)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            with pytest.raises(AllProvidersFailedError) as raised:
-                await ws.search("bom rule")
-    [failure] = raised.value.failures
-    return failure
-
-
-async def test_kagi_s_code_led_by_a_bom_is_read_as_its_status() -> None:
-    """Failed before: ``\\ufeff429`` was no status, so the rate limit was a plain failure."""
-    failure = await _kagi_failure(f"{BOM}429{BOM}")
-
-    assert isinstance(failure, RateLimitedError)
-
-
-async def test_kagi_s_code_with_spaces_was_already_a_status() -> None:
-    """A guard (held before): ``str.strip`` took the spaces off, as the field rule does."""
-    failure = await _kagi_failure(" 429\n")
-
-    assert isinstance(failure, RateLimitedError)
 
 
 async def test_a_success_body_led_by_a_bom_was_already_read() -> None:
