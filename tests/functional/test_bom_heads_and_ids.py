@@ -19,11 +19,11 @@ from typing import Any, Final
 
 import pytest
 
-from tests.functional._sim_helpers import chatgpt_token, sim_client
+from tests.functional._sim_helpers import chatgpt_token, failure_after, sim_client
 from tests.websearch_process import run_websearch
 from websearch_core import WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
-from websearch_core.errors import AllProvidersFailedError, RateLimitedError
+from websearch_core.errors import RateLimitedError
 from websearch_core.providers.codex import DEFAULT_MODELS
 from websearch_core.testing import Fault, SimResult, Simulator
 
@@ -42,14 +42,9 @@ CHALLENGE_PAGE: Final = (
 
 async def _kagi_failure(code: Any) -> Exception:
     body = {"data": None, "error": [{"code": code, "msg": "Too many requests"}]}
+    fault = Fault.http(200, json.dumps(body), JSON)
     async with Simulator(["kagi"]) as sim:
-        sim["kagi"].always(Fault.http(200, json.dumps(body), JSON))
-        settings = sim.settings(provider="kagi", fallback=False, cache=False)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            with pytest.raises(AllProvidersFailedError) as raised:
-                await ws.search("bom label")
-    [failure] = raised.value.failures
-    return failure
+        return await failure_after(sim, "kagi", "bom label", fault, always=True, cache=False)
 
 
 @pytest.mark.parametrize("code", [f"{BOM}429", f"{BOM}429{BOM}", f" {BOM}429\n"])

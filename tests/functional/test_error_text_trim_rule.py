@@ -19,10 +19,9 @@ from typing import Any, Final
 import pytest
 
 from tests.conftest import read_capture
-from tests.functional._sim_helpers import codex_sign_in, sim_client
+from tests.functional._sim_helpers import codex_sign_in, failure_after, sim_client
 from tests.zai_ids import pin_rpc_ids
-from websearch_core import WebSearch
-from websearch_core.errors import AllProvidersFailedError, CreditsSpentError
+from websearch_core.errors import CreditsSpentError
 from websearch_core.models import SearchToolResult
 from websearch_core.testing import Fault, Simulator
 
@@ -133,13 +132,10 @@ async def test_z_ai_s_arrears_code_is_read_past_a_bom() -> None:
     spent balance) was not known and the 429 was a rate limit, asked again."""
     error = {"code": f"{BOM}1113", "message": "Your account is in arrears, please recharge"}
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(_json(429, {"error": error}))
-        settings = sim.settings(provider="zai", fallback=False, cache=False)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            with pytest.raises(AllProvidersFailedError) as raised:
-                await ws.search("trim rule")
+        failure = await failure_after(
+            sim, "zai", "trim rule", _json(429, {"error": error}), cache=False
+        )
 
-    [failure] = raised.value.failures
     assert isinstance(failure, CreditsSpentError)
 
 
@@ -163,13 +159,10 @@ async def test_codex_s_spent_balance_code_is_read_past_a_bom() -> None:
     body = json.dumps({"error": {"code": code, "message": "You exceeded your quota."}})
     async with Simulator(["codex"]) as sim:
         codex_sign_in(sim, refresh_token=None)
-        sim["codex"].always(Fault.http(429, body))
-        settings = sim.settings(provider="codex", fallback=False, cache=False)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            with pytest.raises(AllProvidersFailedError) as raised:
-                await ws.search("trim rule")
+        error = await failure_after(
+            sim, "codex", "trim rule", Fault.http(429, body), always=True, cache=False
+        )
 
-    [error] = raised.value.failures
     assert isinstance(error, CreditsSpentError)
 
 
