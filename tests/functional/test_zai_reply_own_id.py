@@ -18,6 +18,7 @@ from typing import Final
 
 from tests.fault_release import HANG_GUARD_SECONDS
 from tests.functional._sim_helpers import sim_client
+from websearch_core.models import SearchToolResult
 from websearch_core.testing import Fault, Simulator
 
 QUERY: Final = "population of san francisco"
@@ -45,13 +46,18 @@ def _other_error() -> str:
     return _event({"jsonrpc": "2.0", "id": OTHER_ID, "error": error})
 
 
+async def _answered(sim: Simulator, *faults: Fault | None) -> SearchToolResult:
+    """Queue ``faults`` on Z.AI (``None``: a normal answer) and run one search there."""
+    sim["zai"].enqueue(*faults)
+    async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+        return await ws.run(QUERY, provider="zai")
+
+
 async def test_a_call_answered_only_for_another_id_is_refused() -> None:
     """Failed before (answered, the other request's page its source): the stream closed
     after a reply to another ``id`` and the reader took it as the last message."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(None, None, Fault.http(200, _other_result(), STREAM))
-        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
-            result = await ws.run(QUERY, provider="zai")
+        result = await _answered(sim, None, None, Fault.http(200, _other_result(), STREAM))
         sent = sim["zai"].requests[-1].json()["id"]
     assert result.is_error, result.text
     expected = f"{PARSE_FAILURE}: no reply to this request's id ({sent}), only 1 to another"
@@ -63,9 +69,7 @@ async def test_another_requests_error_is_not_this_searchs() -> None:
     """Failed before (``Z.AI MCP error (429): another request's limit``, a rate limit on
     this search): another request's error, alone in the stream, was read as this one's."""
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(None, None, Fault.http(200, _other_error(), STREAM))
-        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
-            result = await ws.run(QUERY, provider="zai")
+        result = await _answered(sim, None, None, Fault.http(200, _other_error(), STREAM))
     assert result.is_error, result.text
     assert "another request's limit" not in result.text, result.text
     assert f"{PARSE_FAILURE}: no reply to this request's id" in result.text, result.text
@@ -77,9 +81,7 @@ async def test_an_initialize_answered_only_for_another_id_is_refused() -> None:
     ``initialize`` reply is read by ``id`` too, so another's alone is none."""
     other = _event({"jsonrpc": "2.0", "id": OTHER_ID, "result": {"capabilities": {}}})
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(Fault.http(200, other, STREAM))
-        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
-            result = await ws.run(QUERY, provider="zai")
+        result = await _answered(sim, Fault.http(200, other, STREAM))
         sent = [request.json().get("method") for request in sim["zai"].requests]
     assert result.is_error, result.text
     assert f"{PARSE_FAILURE}: no reply to this request's id" in result.text, result.text
@@ -93,9 +95,7 @@ async def test_guard_a_null_id_error_answers_the_call() -> None:
     body = _event({"jsonrpc": "2.0", "id": None, "error": error})
     async with Simulator(["zai"]) as sim:
         # Each argument shape is answered alike (the error's 400 tries the next).
-        sim["zai"].enqueue(None, None, *[Fault.http(200, body, STREAM)] * 3)
-        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
-            result = await ws.run(QUERY, provider="zai")
+        result = await _answered(sim, None, None, *[Fault.http(200, body, STREAM)] * 3)
     assert result.is_error
     assert "Z.AI MCP error (-32700): Parse error" in result.text, result.text
 
@@ -105,9 +105,7 @@ async def test_guard_zais_envelope_without_an_id_answers_the_call() -> None:
     it is the reply, its error read as Z.AI's."""
     body = _event({"success": False, "code": 1214, "msg": "Invalid search engine"})
     async with Simulator(["zai"]) as sim:
-        sim["zai"].enqueue(None, None, *[Fault.http(200, body, STREAM)] * 3)
-        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
-            result = await ws.run(QUERY, provider="zai")
+        result = await _answered(sim, None, None, *[Fault.http(200, body, STREAM)] * 3)
     assert result.is_error
     assert "Z.AI API error (1214): Invalid search engine" in result.text, result.text
 
@@ -117,9 +115,7 @@ async def test_guard_another_reply_after_the_own_one_is_never_read() -> None:
     reply to another ``id`` after it, the socket held, is neither read nor waited for."""
     async with Simulator(["zai"]) as sim:
         held = Fault.held_open(after=_other_result().encode(), seconds=HANG_GUARD_SECONDS)
-        sim["zai"].enqueue(None, None, held)
-        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
-            result = await ws.run(QUERY, provider="zai")
+        result = await _answered(sim, None, None, held)
         assert sim["zai"].holding == 1, "the answer waited for the socket to close"
     assert not result.is_error, result.text
     assert result.response is not None and result.response.sources
