@@ -27,6 +27,7 @@ import lxml.html
 
 from .markup_guard import check_markup
 from .models import PageContent
+from .simple_page import simple_blocks
 
 __all__ = ["extract_content", "html_to_markdown"]
 
@@ -82,6 +83,11 @@ class _Body:
     def words(self) -> int:
         return len(_WORD.findall(self.text))
 
+    @property
+    def blocks(self) -> int:
+        """How many blocks (paragraphs, headings, lists, tables) the plain text holds."""
+        return self.text.count("\n\n") + 1 if self.text else 0
+
 
 def extract_content(html: str, url: str | None = None) -> PageContent:
     """Extract the main text, Markdown and metadata of an HTML page.
@@ -123,9 +129,16 @@ def extract_content(html: str, url: str | None = None) -> PageContent:
     language = _language(tree)
     meta = _metadata(tree, url)  # reads JSON-LD <script>s, so before _inert_stripped
     body = _main_body(_inert_stripped(tree), html, url)
+    title = meta.get("title")
+    simple = _simple_body(tree, url)
+    if simple is not None:
+        # A page that is only its content: its blocks unless the extractors found more, and
+        # its own <title> over a heading of its body.
+        body = simple if (simple.words, simple.blocks) >= (body.words, body.blocks) else body
+        title = _page_title(tree, title)
     return PageContent(
         url=url,
-        title=meta.get("title"),
+        title=title,
         text=body.text,
         markdown=body.markdown,
         published_date=meta.get("date"),
@@ -300,6 +313,20 @@ def _main_body(stripped: str, html: str, url: str | None) -> _Body:
     if primary is None or primary.words < _WORDS_SHARE * whole.words:
         return whole
     return primary
+
+
+def _simple_body(tree: lxml.html.HtmlElement, url: str | None) -> _Body | None:
+    """All the blocks of a page that is only its content (see :mod:`.simple_page`).
+
+    On such a page the extractors may drop a list or a table, or fall back to a dump of its
+    text that keeps no heading or link and breaks lines at each link; and their Markdown
+    keeps the source's line breaks inside a paragraph. These blocks are all of the page,
+    in order, so they are used unless the extractors found more words, or as many words
+    in more blocks.
+    """
+    page_body = tree.find("body")
+    blocks = None if page_body is None else simple_blocks(page_body, url)
+    return None if blocks is None else _Body(_plain_text(blocks), _markdown(blocks))
 
 
 def _readability_body(html: str, url: str | None) -> _Body | None:
@@ -526,6 +553,24 @@ def _metadata(tree: lxml.html.HtmlElement, url: str | None) -> dict[str, str]:
         if isinstance(value, str) and value.strip():
             found[field] = value.strip()
     return found
+
+
+def _page_title(tree: lxml.html.HtmlElement, found: str | None) -> str | None:
+    """The page's ``<title>`` when trafilatura took a heading of the body that differs.
+
+    trafilatura prefers a page's only ``<h1>`` to its ``<title>``: "Hi" on a page titled
+    "Hello page". A heading that is part of the ``<title>`` ("Release notes" of "Release
+    notes | Example") stays: it is the title without the site's name.
+    """
+    element = tree.find("head/title")
+    own = " ".join(element.text_content().split()) if element is not None else ""
+    if not own or not found:
+        return found or own or None
+    title = " ".join(found.split())
+    if title in own:
+        return found
+    headings = {" ".join(h.text_content().split()) for h in tree.iter("h1", "h2", "h3")}
+    return own if title in headings else found
 
 
 def _language(tree: lxml.html.HtmlElement) -> str | None:
