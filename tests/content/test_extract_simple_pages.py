@@ -121,6 +121,28 @@ def test_a_rendered_readme_keeps_its_one_line_code_block_in_order() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "href",
+    [
+        "javascript:alert(1)",
+        " JavaScript:alert(1)",
+        "java\tscript:alert(1)",
+        "\x01javascript:alert(1)",
+        "data:text/html,<b>x</b>",
+        "vbscript:msgbox(1)",
+    ],
+)
+def test_a_link_that_runs_code_keeps_only_its_words(href: str) -> None:
+    # Markdown a reader renders must not carry a script address as a link: the extractors
+    # never wrote one, and a simple page's own blocks must not start to.
+    page = extract_content(
+        f'<html><head><title>T</title></head><body><h1>Hi</h1><p>Click <a href="{href}">'
+        'me</a> or <a href="/ok">this</a>.</p></body></html>',
+        "https://example.org/",
+    )
+    assert page.markdown == "# Hi\n\nClick me or [this](https://example.org/ok)."
+
+
 def test_an_article_page_in_columns_is_left_to_the_extractors() -> None:
     # Guard: a layout of <div> columns (a link rail beside the story) is no simple page:
     # the rail stays out and trafilatura's title, the story's <h1>, stays.

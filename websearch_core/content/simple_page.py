@@ -20,7 +20,7 @@ Pure: reads the tree, never changes it.
 
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.etree
 
@@ -270,10 +270,28 @@ def _write_marked(element: Any, target: Any) -> None:
         code.text = " ".join(element.text_content().split())
     elif element.tag in _MARKS:
         _inline_into(element, lxml.etree.SubElement(target, "hi", rend=_MARKS[element.tag]))
-    elif element.get("href"):
+    elif _followable(element.get("href")):
         _inline_into(element, lxml.etree.SubElement(target, "ref", target=element.get("href")))
-    else:  # an anchor with no address: its text
+    else:  # an anchor with no address, or one that runs code (javascript:, data:): its text
         _write_contents(element, target)
+
+
+_FOLLOWABLE_SCHEMES = frozenset({"", "http", "https", "mailto"})
+"""Link schemes written as links; others (``javascript:``, ``data:``, ``vbscript:``) would
+hand a reader's Markdown renderer code to run, so only their words are kept."""
+_URL_EDGES = "".join(chr(code) for code in range(0x21))
+"""What a browser trims off an ``href``'s ends before reading its scheme (C0 and space)."""
+
+
+def _followable(href: str | None) -> bool:
+    """Whether ``href`` is an address to keep as a link (relative, web or mail)."""
+    if not href:
+        return False
+    try:
+        scheme = urlsplit(href.strip(_URL_EDGES)).scheme
+    except ValueError:  # "http://[bad": no address a reader can follow
+        return False
+    return scheme.lower() in _FOLLOWABLE_SCHEMES
 
 
 def _write_contents(element: Any, target: Any) -> None:
