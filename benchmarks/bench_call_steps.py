@@ -16,6 +16,19 @@ children's taken out), beside the floor's GET + ``read()`` and ``json.loads``:
   no wrapper holds (the coroutine frames, awaits and glue between the steps, and the
   wrappers' own calls, whose cost is measured on a no-op and printed beside it).
 
+After them come two readings of why a step costs more in place than alone:
+
+* ``alone``: the parse's three rows, the sanitiser's and the floor's ``json.loads`` run
+  again back to back in the same process on the same body, each beside its time in the
+  search. The difference is what running between the exchange and the rest of a search
+  adds to the same code (stop 57 (speed63): each step's code and data taken back into the
+  caches after aiohttp, the loop and the loopback; the least for ``json.loads``'s one C
+  loop, the most for pydantic-core's validators);
+* ``collector``: the garbage collector's runs during the wrapped searches (a
+  ``gc.callbacks`` entry that only counts: the thresholds stay the process's), by
+  generation and by the step running when each began, with their time a search. The
+  record keeps plain ints so that it sets off no collection of its own.
+
 Medians a step, not means: on this shared machine one preemption in a step (milliseconds)
 outweighs thousands of calls. The medians do not add up exactly to the gap's median; the
 rest row says by how much. No pass/fail, and nothing here is imported by a test::
@@ -29,6 +42,7 @@ name, not read wrong.
 import argparse
 import asyncio
 import functools
+import gc
 import json
 import statistics
 import tempfile
@@ -53,6 +67,9 @@ import websearch_core.providers.brave as brave
 import websearch_core.request_loop as request_loop
 import websearch_core.transport as transport
 from websearch_core import WebSearch
+from websearch_core.models import SearchParams
+from websearch_core.redaction import Redactor
+from websearch_core.sanitize import source_cap
 
 SEND = "exchange: Transport.send (wall)"
 FLOOR_GET = "floor: GET + read() (wall)"
@@ -60,6 +77,18 @@ FLOOR_LOADS = "floor: json.loads"
 PARSE = ("parse: projection decode", "parse: result_fields", "parse: validation + header")
 PARSE_GLUE = "parse: status check + wrapping"
 CLEAN = "clean_response (+ cited check)"
+BETWEEN = "between the steps (frames, glue, the loop)"
+FLOOR = "the floor (GET, read(), json.loads)"
+ALONE_ROWS = (*PARSE, CLEAN, FLOOR_LOADS)
+"""The rows also read back to back (:func:`_back_to_back`): the parse, the sanitiser and the
+floor's decode, which need no exchange to run."""
+# The headers aiohttp's test server sends with the capture, for the parse's look-ups.
+SERVER_HEADERS = {
+    "Content-Type": "application/json",
+    "Content-Length": "45000",
+    "Date": "Mon, 07 Dec 2026 21:00:00 GMT",
+    "Server": "Python/3.11 aiohttp/3",
+}
 
 STEPS: tuple[tuple[object, str, str, bool], ...] = (
     # (module or class, attribute, row, async)
@@ -113,8 +142,10 @@ class Steps:
 
     def __init__(self) -> None:
         self.on = False
-        self.times: defaultdict[str, list[tuple[int, int]]] = defaultdict(list)
+        self.times: defaultdict[str, list[int]] = defaultdict(list)
+        self.calls: defaultdict[str, list[int]] = defaultdict(list)
         self.by_hand: defaultdict[str, list[int]] = defaultdict(list)
+        self.running: list[str] = [BETWEEN]
         self._children: list[list[int]] = [[0, 0]]
 
     def timed(self, row: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -125,6 +156,7 @@ class Steps:
             if not self.on:
                 return fn(*args, **kwargs)
             self._children.append([0, 0])
+            self.running.append(row)
             started = time.perf_counter_ns()
             try:
                 return fn(*args, **kwargs)
@@ -141,6 +173,7 @@ class Steps:
             if not self.on:
                 return await fn(*args, **kwargs)
             self._children.append([0, 0])
+            self.running.append(row)
             started = time.perf_counter_ns()
             try:
                 return await fn(*args, **kwargs)
@@ -151,7 +184,11 @@ class Steps:
 
     def _record(self, row: str, elapsed: int) -> None:
         spans, calls = self._children.pop()
-        self.times[row].append((elapsed - spans, calls))
+        self.running.pop()
+        # Two lists of ints, not a tuple a call: ints are not tracked by the collector, so
+        # the record adds no young collections of its own to the ones it counts.
+        self.times[row].append(elapsed - spans)
+        self.calls[row].append(calls)
         parent = self._children[-1]
         parent[0] += elapsed
         parent[1] += 1
@@ -197,8 +234,9 @@ def _wrapper_cost(steps: Steps) -> tuple[float, float]:
     inside, outside = [], []
     for _ in range(30):
         outer()
-        (own_outer, _), *_ = steps.times.pop("calibration outer")
-        inside.append(min(own for own, _ in steps.times.pop("calibration inner")))
+        own_outer, *_ = steps.times.pop("calibration outer")
+        inside.append(min(steps.times.pop("calibration inner")))
+        del steps.calls["calibration outer"], steps.calls["calibration inner"]
         started = time.perf_counter_ns()
         for call in bare_inner:
             call()
@@ -219,6 +257,7 @@ async def bench(rounds: int) -> None:
 
     async def floor() -> object:
         params = {"q": QUERY, "count": "10"}
+        steps.running.append(FLOOR)
         started = time.perf_counter_ns()
         async with session.get(url, params=params, headers=FLOOR_HEADERS) as response:
             response.raise_for_status()
@@ -228,6 +267,7 @@ async def bench(rounds: int) -> None:
         if steps.on:
             steps.add(FLOOR_GET, got - started)
             steps.add(FLOOR_LOADS, time.perf_counter_ns() - got)
+        steps.running.pop()
         return data
 
     with tempfile.TemporaryDirectory() as state_dir:
@@ -249,30 +289,128 @@ async def bench(rounds: int) -> None:
                 ours, base = (took[1], took[0]) if index % 2 == 0 else (took[0], took[1])
                 gaps.append((ours - base) / 1e3)
                 ratios.append(ours / base)
+            collector = Collections(steps)
+            gc.callbacks.append(collector.seen)  # counted only: no setting of the collector
             steps.on = True
-            for _ in range(rounds):
-                await floor()
-                await ws.search(QUERY)
-            steps.on = False
+            try:
+                for _ in range(rounds):
+                    await floor()
+                    await ws.search(QUERY)
+            finally:
+                steps.on = False
+                gc.callbacks.remove(collector.seen)
     await runner.cleanup()
+    in_place = (steps.times, steps.calls, steps.by_hand)
+    steps.times, steps.calls, steps.by_hand = (
+        defaultdict(list),
+        defaultdict(list),
+        defaultdict(list),
+    )
+    _back_to_back(steps, body, rounds)
+    alone = (steps.times, steps.calls, steps.by_hand)
     inside, each = _wrapper_cost(steps)
-    _report(steps, rounds, statistics.median(gaps), statistics.median(ratios), inside, each)
+    steps.times, steps.calls, steps.by_hand = in_place
+    rows = _report(steps, rounds, statistics.median(gaps), statistics.median(ratios), inside, each)
+    steps.times, steps.calls, steps.by_hand = alone
+    _report_alone(rows, _rows(steps, rounds, inside, each))
+    _report_collections(collector, rounds)
 
 
-def _report(
-    steps: Steps, rounds: int, gap: float, ratio: float, inside: float, outside: float
-) -> None:
-    print(f"capture laravel (44 KiB), {rounds} rounds", flush=True)
-    print(f"steps       unwrapped: ours - floor {gap:6.1f} us a search (median of pairs)")
-    print(f"steps       unwrapped: call ratio {ratio:.2f}x (median of pairs)")
+class Collections:
+    """The collector's runs while the steps are timed, by the step running when each began.
+
+    A ``gc.callbacks`` entry: it reads each collection's generation and time and changes
+    nothing (the thresholds, and whether the collector runs, stay the process's own).
+    """
+
+    def __init__(self, steps: Steps) -> None:
+        self._steps = steps
+        self._started = 0
+        self.by_row: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+
+    def seen(self, phase: str, info: dict[str, int]) -> None:
+        """``gc.callbacks``' hook: a collection's start, or its end and generation."""
+        if phase == "start":
+            self._started = time.perf_counter_ns()
+            return
+        entry = self.by_row[self._steps.running[-1]]
+        entry[info["generation"]] += 1
+        entry[3] += time.perf_counter_ns() - self._started
+
+
+def _back_to_back(steps: Steps, body: bytes, rounds: int) -> None:
+    """The parse, the sanitiser and ``json.loads`` run back to back, wrapped as in place.
+
+    The same functions on the same body in the same process as the search's, with nothing
+    between them: what each costs when its code and data are where it left them, so the
+    report can set its time in a search beside it.
+    """
+    provider = brave.BraveProvider()
+    params = SearchParams(query=QUERY)
+    info = provider.info
+    cap = source_cap(params, info.max_results, limit_only=info.sources_cut_by_limit)
+    redactor = Redactor([KEYS["brave"]])
+    reply = transport.HttpResponse(status=200, body=body, headers=SERVER_HEADERS, url="")
+    steps.on = True
+    for _ in range(rounds):
+        started = time.perf_counter_ns()
+        json.loads(body)
+        steps.add(FLOOR_LOADS, time.perf_counter_ns() - started)
+        parsed = provider.parse_response(reply, params)
+        attempt._cleaned(info, parsed, cap, redactor)
+    steps.on = False
+
+
+def _rows(
+    steps: Steps, rounds: int, inside: float, outside: float
+) -> dict[str, tuple[float, float, float]]:
+    """Each row's median and quartiles in microseconds a search, the wrappers taken out."""
     rows = {
-        row: _quartiles_us([t - n * outside - inside for t, n in samples], len(samples) / rounds)
+        row: _quartiles_us(
+            [t - n * outside - inside for t, n in zip(samples, steps.calls[row], strict=True)],
+            len(samples) / rounds,
+        )
         for row, samples in steps.times.items()
     }
     rows.update(
         (row, _quartiles_us([float(t) for t in samples], len(samples) / rounds))
         for row, samples in steps.by_hand.items()
     )
+    return rows
+
+
+def _report_alone(
+    in_place: dict[str, tuple[float, float, float]], alone: dict[str, tuple[float, float, float]]
+) -> None:
+    """The rows read back to back beside their time in place, and what a search adds."""
+    for row in ALONE_ROWS:
+        placed, by_itself = in_place[row][0], alone[row][0]
+        print(
+            f"alone       {row:<40} in place {placed:7.2f} us, back to back {by_itself:7.2f}"
+            f" us: {placed - by_itself:+7.2f} us ({placed / by_itself:.2f} of it)"
+        )
+
+
+def _report_collections(collector: Collections, rounds: int) -> None:
+    """The collector's runs in the timed searches, by the step they fell in."""
+    if not collector.by_row:
+        print("collector   no collection ran in the timed searches")
+    for row, (young, middle, old, spent) in sorted(
+        collector.by_row.items(), key=lambda kv: -kv[1][3]
+    ):
+        print(
+            f"collector   {row:<40} generations 0/1/2: {young}/{middle}/{old} in {rounds}"
+            f" searches, {spent / rounds / 1e3:6.2f} us a search"
+        )
+
+
+def _report(
+    steps: Steps, rounds: int, gap: float, ratio: float, inside: float, outside: float
+) -> dict[str, tuple[float, float, float]]:
+    print(f"capture laravel (44 KiB), {rounds} rounds", flush=True)
+    print(f"steps       unwrapped: ours - floor {gap:6.1f} us a search (median of pairs)")
+    print(f"steps       unwrapped: call ratio {ratio:.2f}x (median of pairs)")
+    rows = _rows(steps, rounds, inside, outside)
     for row, (median, q1, q3) in sorted(rows.items(), key=lambda kv: -kv[1][0]):
         calls = len(steps.times.get(row) or steps.by_hand[row]) / rounds
         print(f"steps       {row:<40} {median:7.2f} us [{q1:.2f}-{q3:.2f}] ({calls:g} a search)")
@@ -291,6 +429,7 @@ def _report(
         f"gap         (taken out of every row: {inside:.0f} ns a call within its span,"
         f" {outside:.0f} ns a wrapped child within its parent's)"
     )
+    return rows
 
 
 def main() -> None:
