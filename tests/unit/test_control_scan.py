@@ -13,9 +13,11 @@ the credentials searched in the one-line texts only).
 """
 
 import random
+import re
 
 import pytest
 
+from websearch_core import control_chars
 from websearch_core.control_chars import (
     CONTROL_IN_LINE,
     CONTROL_IN_TEXT,
@@ -191,3 +193,50 @@ def test_the_check_answers_as_before_on_generated_responses() -> None:
         assert _needs_cleaning(response, redactor) is expected, response
         answers[expected] += 1
     assert min(answers.values()) > 500, answers
+
+
+class _Searches:
+    """A stand-in for one of the UTF-8 patterns: searches as it does, and counts its scans."""
+
+    def __init__(self, pattern: "re.Pattern[bytes]") -> None:
+        self.pattern = pattern
+        self.scans = 0
+
+    def search(self, encoded: bytes) -> "re.Match[bytes] | None":
+        self.scans += 1
+        return self.pattern.search(encoded)
+
+
+@pytest.mark.parametrize(
+    ("text", "searched"),
+    [
+        ("it\u2019s a \u2014 dash", {"_BIDI_UTF8"}),  # curly quote and dash: \xe2 alone
+        ("caf\xe9 \xa0", {"_C1_UTF8"}),  # \xc3 and \xc2, no \xe2 or \xed
+        ("\ud55c\uad6d\uc5b4", {"_SURROGATE_UTF8"}),  # Hangul: \xed lead bytes, no control
+        ("\u00e9t\u00e9", set()),  # \xc3 only: no pattern can match
+    ],
+)
+def test_a_utf8_pattern_is_searched_only_when_its_lead_byte_is_there(
+    monkeypatch: pytest.MonkeyPatch, text: str, searched: set[str]
+) -> None:
+    """Each pattern starts with one lead byte; text without that byte cannot match it, so
+    it is not scanned for it (``in`` finds the byte by ``memchr``, several times faster)."""
+    stand_ins = {}
+    for name in ("_C1_UTF8", "_BIDI_UTF8", "_SURROGATE_UTF8"):
+        stand_ins[name] = _Searches(getattr(control_chars, name))
+        monkeypatch.setattr(control_chars, name, stand_ins[name])
+    for multiline in (False, True):
+        assert utf8_holds_control(text.encode("utf-8", "surrogatepass"), multiline=multiline) is (
+            _pattern_says(text, multiline)
+        )
+    assert {name for name, stand_in in stand_ins.items() if stand_in.scans} == searched
+
+
+def test_a_lead_byte_with_its_control_after_it_is_still_found() -> None:
+    """Guard: text holding each lead byte both in a clean character and in a control."""
+    for clean, control in (("\xa0", "\x85"), ("\u2019", "\u202e"), ("\ud55c", "\udfff")):
+        for text in (f"{clean}{control}", f"{control}{clean}", f"a{clean}b{control}c"):
+            encoded = text.encode("utf-8", "surrogatepass")
+            assert utf8_holds_control(encoded) is True, repr(text)
+            assert utf8_holds_control(encoded, multiline=True) is True, repr(text)
+        assert utf8_holds_control(clean.encode("utf-8", "surrogatepass")) is False
