@@ -519,3 +519,27 @@ def test_a_cut_with_urls_only_the_slow_check_accepts_keeps_the_full_pass_answer(
         ], (cap, sources)
         quick += _all_plain([s.url for s in sources[:cap]])
     assert 100 < quick < 550  # both ways of reading the cut were taken often
+
+
+def test_every_ascii_character_in_joined_urls_is_judged_as_each_url_is() -> None:
+    """Guard: ASCII URLs are told clean by their bytes, not ``isprintable``; each ASCII
+    character in a path, a query, a host and at the end, alone and beside a clean URL,
+    is kept or refused as ``is_clean_url`` keeps or refuses it, and as the class says."""
+    refused = 0
+    for code in range(0x80):
+        char = chr(code)
+        for url in (
+            f"https://example.org/a{char}b",
+            f"https://example.org/?q={char}",
+            f"https://exa{char}mple.org/",
+            f"https://example.org/{char}",
+        ):
+            for urls in ([url], ["https://example.org/clean", url]):
+                expected = all(is_clean_url(each) for each in urls) and (
+                    _PLAIN_URLS.fullmatch(f"{' '.join(urls)} ") is not None
+                )
+                assert _all_plain(urls) is expected, (hex(code), urls)
+        forbidden = _URL_FORBIDDEN.search(char) is not None
+        assert _all_plain([f"https://example.org/a{char}b"]) is not forbidden
+        refused += forbidden
+    assert refused == 0x22  # the 32 controls, the space and DEL
