@@ -80,9 +80,19 @@ async def test_kagi_s_label_gives_the_status_for_a_blank_code() -> None:
 
 
 async def test_kagi_s_label_shows_a_numeric_code_as_sent() -> None:
-    """A guard (held before): a number is shown as it came, 0 included."""
+    """A guard (held before): a number is shown as it came."""
     assert str(await _kagi_failure(7)) == "Kagi API error (7): Too many requests"
-    assert str(await _kagi_failure(0)) == "Kagi API error (0): Too many requests"
+    assert str(await _kagi_failure(-1)) == "Kagi API error (-1): Too many requests"
+
+
+@pytest.mark.parametrize("code", [0, 0.0, False, ""])
+async def test_kagi_s_label_gives_the_status_for_a_falsy_code(code: Any) -> None:
+    """Failed before for 0 (``Kagi API error (0): ...``): the reference's label is
+    ``first.code || status``, and JavaScript finds 0 falsy as it does ``false`` and ``""``
+    (those three rows are guards: they gave the status already)."""
+    failure = await _kagi_failure(code)
+
+    assert str(failure) == "Kagi API error (200): Too many requests"
 
 
 SEARXNG_PAGES: Final = [

@@ -272,12 +272,17 @@ def http_status(code: Any) -> int | None:
 
 
 def _code_label(code: Any) -> str | int | None:
-    """``code`` as the error label shows it: a number as sent, text trimmed, else ``None``."""
+    """``code`` as the error label shows it: a number as sent, text trimmed, else ``None``.
+
+    ``None`` (the status is shown) for what the reference's ``first.code || status`` finds
+    falsy: no code, ``false``, ``""`` and ``0``, Kagi's "internal" code, which read
+    ``Kagi API error (0): ...``, a label no HTTP status or Kagi text explains.
+    """
     if isinstance(code, bool):
         return None
     if isinstance(code, str):
         return text_or_none(code)
-    return code if isinstance(code, int) else None
+    return code if isinstance(code, int) and code != 0 else None
 
 
 def body_failure(response: HttpResponse, message: str, code: Any) -> SearchProviderError:
@@ -287,7 +292,7 @@ def body_failure(response: HttpResponse, message: str, code: Any) -> SearchProvi
     error status types it as that status would, else the shared classifier reads the text.
     A code in text is shown as :func:`http_status` reads it, trimmed by the field rule: the
     label showed it as sent (``Kagi API error (\ufeff429): ...``, an invisible mark inside
-    the parentheses); a blank one gives the status, as a missing one does.
+    the parentheses); a blank one gives the status, as a missing one and a ``0`` do.
     """
     label = _code_label(code)
     text = f"Kagi API error ({label if label is not None else response.status}): {message}"
