@@ -5,6 +5,7 @@ against it without importing the providers package (which imports the settings);
 :mod:`websearch_core.providers` builds its registry from it and re-exports it.
 """
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 __all__ = [
@@ -292,7 +293,9 @@ def did_you_mean(
     clipboard put first, a zero-width space) was shown as the id it was meant to be, so
     ``Unknown search provider: brave ...; did you mean brave?`` read as a refusal of the
     right id; that character is now named first, by its code point and place, as the
-    query's check names a control character.
+    query's check names a control character. So are a control character (``bra\x07ve``)
+    and a letter beyond ASCII that looks like an ASCII one (a Cyrillic ``а``), which read
+    as the same ``did you mean brave?`` alone (:func:`_odd_character`).
 
     Args:
         unknown: The ids given.
@@ -317,22 +320,49 @@ def did_you_mean(
 def _unseen_characters(given: tuple[str, ...]) -> str:
     r"""``; '\u200bbrave' holds an invisible character (...) at character 1`` for each such id.
 
-    The id is shown by ``repr``, whose escapes make the character seen; ASCII ids (nearly
-    every one) hold none and cost one ``isascii`` each.
+    The id is shown by ``repr``, whose escapes make an invisible or control character
+    seen; ASCII ids of printable characters (nearly every one) cost an ``isascii`` and an
+    ``isprintable`` each.
     """
     notes = []
     for pid in given:
-        if pid.isascii():
+        if pid.isascii() and pid.isprintable():
             continue
-        from .sent_secret import invisible_at  # only for an id beyond ASCII: this is a leaf
-
-        found = invisible_at(pid, spaces=True)
+        found = _odd_character(pid)
         if found is not None:
-            place, name = found
-            notes.append(
-                f"; {pid!r} holds an invisible character ({name}) at character {place + 1}"
-            )
+            notes.append(f"; {pid!r} holds {found}")
     return "".join(notes)
+
+
+def _odd_character(pid: str) -> str | None:
+    r"""The character of ``pid`` that keeps it from being the id it reads as, named, or ``None``.
+
+    Every id is printable ASCII, so any other character is why a word that looks right
+    is refused: first one that shows nothing (U+FEFF, U+200B), else a control (``BEL``,
+    which a terminal rings rather than shows), else a look-alike beyond ASCII (a Cyrillic
+    ``а`` in ``brаve``, which ``repr`` shows as itself), each by its code point and name.
+
+    Example:
+        >>> _odd_character("bra\x07ve")
+        'a control character (U+0007) at character 4'
+        >>> _odd_character("br\u0430ve")
+        'a Cyrillic letter (U+0430 CYRILLIC SMALL LETTER A) at character 3'
+    """
+    # Only for an id no provider has, which is rare: this module is a leaf.
+    from .sent_secret import invisible_at, kind_of
+
+    found = invisible_at(pid, spaces=True)
+    if found is not None:
+        place, name = found
+        return f"an invisible character ({name}) at character {place + 1}"
+    for place, character in enumerate(pid, start=1):
+        if unicodedata.category(character) == "Cc":
+            return f"a control character (U+{ord(character):04X}) at character {place}"
+    for place, character in enumerate(pid, start=1):
+        if not character.isascii():
+            name = f"U+{ord(character):04X} {unicodedata.name(character, '')}".rstrip()
+            return f"{kind_of(character)} ({name}) at character {place}"
+    return None
 
 
 def closest_id(

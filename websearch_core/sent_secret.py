@@ -37,6 +37,7 @@ __all__ = [
     "in_variable",
     "invisible_at",
     "key_in_code_problem",
+    "kind_of",
     "starts_with_assignment",
 ]
 
@@ -126,19 +127,32 @@ def _beyond_ascii(value: str) -> str | None:
     if value.isascii():
         return None
     for position, character in enumerate(value, start=1):
-        if character.isascii():
-            continue
-        kind = _KINDS.get(unicodedata.category(character)[0], "character")
-        first = unicodedata.name(character, "").partition(" ")[0]
-        if first in _WIDTHS:
-            kind = f"{first.lower()} {kind}"
-        elif kind == "letter" and first.isalpha() and first != "LATIN":
-            kind = f"{first.capitalize()} letter"
-        else:
-            kind = f"{kind} beyond ASCII" if kind != "letter" else "Latin letter beyond ASCII"
-        article = "an" if kind[0] in "AEIOUaeiou" else "a"
-        return f"{article} {kind} at character {position}"
+        if not character.isascii():
+            return f"{kind_of(character)} at character {position}"
     return None
+
+
+def kind_of(character: str) -> str:
+    r"""What a character beyond ASCII is, with its article, never the character itself.
+
+    The one naming of a look-alike, for a key (where the character, a part of a secret,
+    is never shown) and a provider id (where its code point follows): the script or the
+    width says why text that reads right is refused.
+
+    Example:
+        >>> kind_of("\u0430"), kind_of("\uff42"), kind_of("\u00e9")
+        ('a Cyrillic letter', 'a fullwidth letter', 'a Latin letter beyond ASCII')
+    """
+    kind = _KINDS.get(unicodedata.category(character)[0], "character")
+    first = unicodedata.name(character, "").partition(" ")[0]
+    if first in _WIDTHS:
+        kind = f"{first.lower()} {kind}"
+    elif kind == "letter" and first.isalpha() and first != "LATIN":
+        kind = f"{first.capitalize()} letter"
+    else:
+        kind = f"{kind} beyond ASCII" if kind != "letter" else "Latin letter beyond ASCII"
+    article = "an" if kind[0] in "AEIOUaeiou" else "a"
+    return f"{article} {kind}"
 
 
 _IN_URL = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*+,;=:%")
