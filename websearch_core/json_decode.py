@@ -23,6 +23,13 @@ text to be quoted, lost its message, and Z.AI's tool text (JSON inside a JSON st
 taken for prose. RFC 8259 (section 8.1) lets a parser ignore the mark, and the reference's
 ``fetch`` drops it when it decodes a body; one more inside the text is still not JSON.
 
+One mark, not two: WHATWG's UTF-8 decode drops one, and ``JSON.parse`` refuses a mark in
+the text it is given. So a second mark is refused in bytes too (``json.loads`` would skip
+it there, in its ``utf-8-sig`` decode, after ours took the first), and text already
+decoded from a body with the mark dropped (an error's head: ``transport.error_head``) is
+read by :func:`decoded_json`, which drops none: a head whose bytes held two marks is
+quoted, not read as JSON, as the reference quotes it.
+
 A response body is read by :func:`response_json`, which differs in one way only: bytes that are
 not valid in the body's encoding (a Latin-1 or windows-1252 body labelled UTF-8) become
 U+FFFD instead of failing the whole answer. The reference reads every body with the
@@ -37,7 +44,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
-__all__ = ["TOO_DEEP", "json_loads", "response_json", "without_bom"]
+__all__ = ["TOO_DEEP", "decoded_json", "json_loads", "response_json", "without_bom"]
 
 TOO_DEEP = "JSON nested too deeply to decode"
 
@@ -63,6 +70,9 @@ def json_loads(data: bytes | str) -> Any:
         True
         >>> json_loads('\ufeff{"a": 1}'), json_loads(b'\xef\xbb\xbf[2]')
         ({'a': 1}, [2])
+        >>> json_loads(b'\xef\xbb\xbf\xef\xbb\xbf[2]')  # one mark, not two
+        Traceback (most recent call last):
+        json.decoder.JSONDecodeError: Unexpected UTF-8 BOM: line 1 column 1 (char 0)
     """
     data = _without_bom(data)
     try:
@@ -84,12 +94,46 @@ def _without_bom(data: bytes | str) -> bytes | str:
     """``data`` without one leading byte-order mark (UTF-8's bytes, or U+FEFF in text).
 
     Anything but bytes or text goes on untouched, for ``json.loads`` to refuse as before.
+
+    Raises:
+        json.JSONDecodeError: Bytes led by a second mark, which ``json.loads`` would skip
+            as the first (text led by one is refused by both decoders already).
     """
     if isinstance(data, str):
         return without_bom(data)
     if isinstance(data, bytes):
-        return data.removeprefix(_BOM_UTF8)
+        data = data.removeprefix(_BOM_UTF8)
+        if data.startswith(_BOM_UTF8):
+            raise _second_mark(_BOM_TEXT)
     return data
+
+
+def _second_mark(text: str) -> json.JSONDecodeError:
+    """The error ``json.loads`` raises for text led by a mark (``JSON.parse`` refuses it)."""
+    return json.JSONDecodeError("Unexpected UTF-8 BOM", text, 0)
+
+
+def decoded_json(text: str) -> Any:
+    r"""The JSON value of text decoded from a body, whose one mark the decode has dropped.
+
+    The reading of an error's head (:func:`~websearch_core.transport.error_head`), as the
+    reference reads ``JSON.parse(await response.text())``: a mark still leading the text
+    is the body's second, and refused, where :func:`json_loads` would take it for the
+    first and read the JSON behind it.
+
+    Raises:
+        ValueError: ``text`` is led by a mark, or is not JSON (as :func:`json_loads`).
+
+    Example:
+        >>> decoded_json('{"a": 1}')
+        {'a': 1}
+        >>> decoded_json('﻿{"a": 1}')
+        Traceback (most recent call last):
+        json.decoder.JSONDecodeError: Unexpected UTF-8 BOM: line 1 column 1 (char 0)
+    """
+    if text.startswith(_BOM_TEXT):
+        raise _second_mark(text)
+    return json_loads(text)
 
 
 def without_bom(text: str) -> str:

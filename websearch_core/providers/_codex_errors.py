@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from ..errors import CreditsSpentError
 from ..js_trim import trim
-from ..json_decode import json_loads
+from ..json_decode import decoded_json
 from .base import ErrorMap
 
 __all__ = ["ERRORS", "SPENT_BALANCE_CODES", "error_code"]
@@ -45,7 +45,7 @@ def error_code(body: str) -> str | None:
         'credit_balance_exhausted'
     """
     try:
-        data: Any = json_loads(body)
+        data: Any = decoded_json(body)  # a head, its one mark dropped where it was decoded
     except ValueError:
         return None
     error = data.get("error") if isinstance(data, dict) else None

@@ -26,7 +26,7 @@ from ..errors import (
     SearchProviderError,
 )
 from ..js_trim import trim
-from ..json_decode import json_loads
+from ..json_decode import decoded_json
 from ..transport import clamp_hint, parse_retry_after
 from ._engine_failures import FailureTexts, reworded, without_label
 from .base import ErrorMap
@@ -67,7 +67,7 @@ def _int(value: Any) -> int | None:
 
 def _error(body: str) -> Mapping[str, Any]:
     try:
-        data = json_loads(body)
+        data = decoded_json(body)  # a head, its one mark dropped where it was decoded
     except ValueError:
         return {}
     if isinstance(data, list) and data:

@@ -53,7 +53,7 @@ from ..json_decode import json_loads
 from ..models import SearchResponse
 from ..provider_notes import KeptNote
 from ..provider_types import DelayedRequest, Flow, ProviderContext, ProviderInfo
-from ..transport import HttpRequest, SseResponse
+from ..transport import HttpRequest, SseResponse, body_head_text
 from ._error_map import error_for
 from ._gemini_catalog import (
     REPLACEMENT_NOTE_LIFETIME,
@@ -361,7 +361,7 @@ def _unknown_model(flow: Flow) -> bool:
         _catalog_source(flow) is not None
         and state["step"] == "stream"
         and "missing" not in state
-        and refuses_model(response.status, response.as_http().text())
+        and refuses_model(response.status, body_head_text(response.as_http().body))
     )
 
 
@@ -496,7 +496,7 @@ def _noted_pick_refused(flow: Flow) -> bool:
     return (
         "from_note" in state
         and state["step"] == "stream"
-        and refuses_model(response.status, response.as_http().text())
+        and refuses_model(response.status, body_head_text(response.as_http().body))
     )
 
 

@@ -60,7 +60,7 @@ from ..filters import plan_filters
 from ..filters.support import FilterSupport
 from ..models import AppliedFilter
 from ..provider_types import Flow, ProviderInfo
-from ..transport import HttpRequest
+from ..transport import HttpRequest, body_head_text
 from ._gemini_errors import error_text, field_violations
 from ._gemini_filters import MODE_FILTERS
 
@@ -168,7 +168,7 @@ def refused_time_filter(flow: Flow) -> bool:
         flow.token is None
         and TIME_FILTER_STATE not in flow.state
         and sent_time_filter(last.request)
-        and names_time_filter(response.status, response.as_http().text())
+        and names_time_filter(response.status, body_head_text(response.as_http().body))
     )
 
 

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from ..errors import ConfigurationError, SearchProviderError
 from ..filters import FilterSupport
 from ..js_trim import trim
-from ..json_decode import json_loads
+from ..json_decode import decoded_json
 from ..models import Recency
 from ..redaction import userinfo_cut_short
 from ..transport import HttpResponse, raise_for_status
@@ -94,14 +94,15 @@ def json_object(text: str) -> Mapping[str, Any] | None:
     """``text`` decoded when it is a JSON object, else ``None``.
 
     Error bodies vary (an envelope, a bare string, an HTML page), so every reader of one
-    starts here.
+    starts here. ``text`` is an error's head, decoded with its one byte-order mark
+    dropped, so a mark left is refused (:func:`~websearch_core.json_decode.decoded_json`).
 
     Example:
         >>> json_object('{"error": "x"}'), json_object("[1]"), json_object("<html>")
         ({'error': 'x'}, None, None)
     """
     try:
-        data = json_loads(text)
+        data = decoded_json(text)
     except ValueError:
         return None
     return data if isinstance(data, Mapping) else None

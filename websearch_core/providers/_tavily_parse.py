@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from ..content.models import provided_page
 from ..errors import ResponseParseError
-from ..json_decode import json_loads
+from ..json_decode import decoded_json
 from ..models import SearchSource
 from ._common import age_seconds_from_date, collapse_whitespace, first_items
 from ._field_errors import field_error
@@ -90,7 +90,7 @@ def error_message(status: int, body: str) -> str:
     """
     text = body.strip()
     try:
-        found = _find_message(json_loads(text)) if text else None
+        found = _find_message(decoded_json(text)) if text else None
     except ValueError:
         found = None
     if found:

@@ -44,7 +44,7 @@ def error_text(status: int, body: str) -> str | None:
         >>> error_text(401, '{"success": false, "msg": "token expired or incorrect"}')
         'token expired or incorrect'
     """
-    data = decode_text(body)
+    data = decode_text(body, decoded=True)
     for candidate in (data, data.get("error") if isinstance(data, Mapping) else None):
         if isinstance(candidate, Mapping):
             for key in ("msg", "message", "error_message", "error"):
@@ -63,7 +63,7 @@ def business_code(body: str) -> str | None:
         >>> business_code('{"success": false, "code": 1113, "msg": "arrears"}')
         '1113'
     """
-    data = decode_text(body)
+    data = decode_text(body, decoded=True)
     if not isinstance(data, Mapping):
         return None
     error = data.get("error")

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from ..js_trim import trim
-from ..json_decode import json_loads
+from ..json_decode import decoded_json, json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
@@ -49,18 +49,24 @@ _RESULT_LIST_KEYS = ("search_result", "results")
 # --- the tool result --------------------------------------------------------------------------
 
 
-def decode_text(text: str) -> Any:
+def decode_text(text: str, *, decoded: bool = False) -> Any:
     """A tool text as data: JSON, JSON inside a JSON string, or a Python literal; else ``None``.
 
     Z.AI double-encodes (a JSON string holding the JSON list); its Anthropic-compatible
     endpoint also emits a Python ``repr`` (``[{'text': [{'title': ...}]}]``), read with
     :func:`ast.literal_eval`, which evaluates literals only.
+
+    Args:
+        text: A tool text (a string the reply carried), or an error body's head.
+        decoded: ``text`` is a head decoded from a body's bytes, its one byte-order mark
+            dropped there, so a mark left is refused (:func:`~..json_decode.decoded_json`).
+            A tool text's own mark is dropped here, once, as a decode would.
     """
     stripped = text.strip()
     if not stripped:
         return None
     try:
-        value: Any = json_loads(stripped)
+        value: Any = decoded_json(stripped) if decoded else json_loads(stripped)
     except ValueError:
         return _literal(stripped)
     if isinstance(value, str):
