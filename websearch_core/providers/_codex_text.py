@@ -37,7 +37,13 @@ _IMAGE_PLACEHOLDERS: Final = frozenset(
     }
 )
 _MARKDOWN_LINK_START = re.compile(r"\[([^\[\]]*)\]\(")
-_BARE_URL = re.compile(r"https?://[^\s<>\"'`]+")
+_MARK: Final = "\ufeff"
+"""U+FEFF, a blank to JavaScript's ``\\s`` (the reference reads bare URLs as
+``https?://\\S+``) and not to Python's: it ends a URL, bare or a link's target, as a
+space does, so a mark beside a URL never becomes part of the source's address. Python's
+``\\s`` also holds U+001C..U+001F and U+0085, which JavaScript's does not; they end a
+URL here too (no address holds a control)."""
+_BARE_URL = re.compile(f"https?://[^\\s{_MARK}<>\"'`]+")
 _TRAILING = ".,!?;:'\""
 _PAIRS: Final = {")": "(", "]": "[", "}": "{"}
 _OPENAI_MARK: Final = "utm_source=openai"
@@ -76,10 +82,27 @@ def _trim_url(url: str) -> str:
     return url
 
 
+def _is_blank(char: str) -> bool:
+    """Whether ``char`` is a blank a link's target may be wrapped in: not a line break."""
+    return (char.isspace() or char == _MARK) and char != "\n"
+
+
 def _link_end(text: str, start: int) -> int:
-    """Index of the ``)`` that closes a markdown link target opened just before ``start``."""
+    """Index of the ``)`` that closes a markdown link target opened just before ``start``.
+
+    The reference reads the target up to its balanced ``)`` and trims it, so blanks (a
+    byte-order mark among them) before and after the address still make a link:
+    ``[docs]( https://a.example/x )`` was no link here, its title lost to the bare URL's.
+    A blank inside the target, or a line break anywhere (the reference stops there too),
+    makes it no link (``-1``): an address holds no blank, and the scan stays within the
+    text up to the first blank after the address.
+    """
+    end = len(text)
+    first = start
+    while first < end and _is_blank(text[first]):
+        first += 1
     depth = 1
-    for index in range(start, len(text)):
+    for index in range(first, end):
         char = text[index]
         if char == "(":
             depth += 1
@@ -87,8 +110,12 @@ def _link_end(text: str, start: int) -> int:
             depth -= 1
             if depth == 0:
                 return index
-        elif char.isspace():
-            return -1
+        elif char.isspace() or char == _MARK:
+            after = index
+            while after < end and _is_blank(text[after]):
+                after += 1
+            closes = depth == 1 and after < end and text[after] == ")"
+            return after if closes else -1
     return -1
 
 
@@ -97,7 +124,7 @@ def _markdown_links(text: str) -> list[tuple[str, str]]:
     for match in _MARKDOWN_LINK_START.finditer(text):
         end = _link_end(text, match.end())
         if end > 0:
-            links.append((trim(match.group(1)), text[match.end() : end].strip()))
+            links.append((trim(match.group(1)), trim(text[match.end() : end])))
     return links
 
 
@@ -119,9 +146,20 @@ def links_in_text(text: str) -> list[tuple[str, str]]:
 
 
 def _reduce_links(text: str) -> str:
-    for title, url in _markdown_links(text):
-        text = text.replace(f"[{title}]({url})", title)
-    return text
+    """``text`` with each markdown link replaced by its title as written.
+
+    By the link's place, not its text rebuilt: a title or target the reading trims
+    (``[ docs ](https://a.example/x)``, a target wrapped in blanks) was left unreduced,
+    as ``[{title}]({url})`` was not found in the text.
+    """
+    parts: list[str] = []
+    done = 0
+    for match in _MARKDOWN_LINK_START.finditer(text):
+        end = _link_end(text, match.end()) if match.start() >= done else -1
+        if end > 0:
+            parts += (text[done : match.start()], match.group(1))
+            done = end + 1
+    return "".join(parts) + text[done:]
 
 
 def _word_start(text: str, start: int, limit: int) -> int:
