@@ -134,3 +134,20 @@ async def test_gemini_s_time_filter_refusal_led_by_one_mark_is_still_read() -> N
     assert len(requests) == 2
     assert requests[1].json()["tools"] == [{"google_search": {}}]
     assert response.answer is not None
+
+
+async def test_a_searxng_page_led_by_two_marks_is_not_told_as_html() -> None:
+    """A guard (held before): ``transport.body_head_text`` drops one mark, so a page led by
+    two starts with the second and is not read as HTML (nor as JSON), as the rule reads a
+    head everywhere; with one mark the page is told (``test_bom_heads_and_ids.py``)."""
+    page = (
+        "<!DOCTYPE html><html><head><title>403 Forbidden</title></head>"
+        "<body><h1>Forbidden</h1></body></html>"
+    )
+    html = {"Content-Type": "text/html; charset=utf-8"}
+
+    one = await _run("searxng", Fault.http(403, BOM + page, html))
+    two = await _run("searxng", Fault.http(403, 2 * BOM + page, html))
+
+    assert "does not serve the JSON format" in one.text
+    assert "does not serve the JSON format" not in two.text
