@@ -127,7 +127,7 @@ def decoded_json(text: str) -> Any:
     Example:
         >>> decoded_json('{"a": 1}')
         {'a': 1}
-        >>> decoded_json('﻿{"a": 1}')
+        >>> decoded_json('\ufeff{"a": 1}')
         Traceback (most recent call last):
         json.decoder.JSONDecodeError: Unexpected UTF-8 BOM: line 1 column 1 (char 0)
     """

@@ -294,7 +294,7 @@ def did_you_mean(
     ``Unknown search provider: brave ...; did you mean brave?`` read as a refusal of the
     right id; that character is now named first, by its code point and place, as the
     query's check names a control character. So are a control character (``bra\x07ve``)
-    and a letter beyond ASCII that looks like an ASCII one (a Cyrillic ``а``), which read
+    and a letter beyond ASCII that looks like an ASCII one (a Cyrillic ``\u0430``), which read
     as the same ``did you mean brave?`` alone (:func:`_odd_character`).
 
     Args:
@@ -339,8 +339,9 @@ def _odd_character(pid: str) -> str | None:
 
     Every id is printable ASCII, so any other character is why a word that looks right
     is refused: first one that shows nothing (U+FEFF, U+200B), else a control (``BEL``,
-    which a terminal rings rather than shows), else a look-alike beyond ASCII (a Cyrillic
-    ``а`` in ``brаve``, which ``repr`` shows as itself), each by its code point and name.
+    which a terminal rings rather than shows), else a look-alike beyond ASCII (a
+    Cyrillic ``\u0430`` in ``br\u0430ve``, which ``repr`` shows as itself), each by its
+    code point and name.
 
     Example:
         >>> _odd_character("bra\x07ve")
