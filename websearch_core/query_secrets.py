@@ -26,20 +26,21 @@ never in a provider's answer about the world, and a word there is the world's. A
 under a setting's name that the setting never takes (``?language=Qx7w``: no language
 tag) is read the same way (:mod:`websearch_core.setting_values`).
 
-A word a setting does take (``?theme=abcdefghij``, ``?engines=hunterxyzw``), or any word
-under a setting whose values are free (``?model=Qx7w``), is told from that setting's value
-by nothing in it; masked alone, it would take the engine's name out of the unanswered
-engines' line and every such word out of an error. Where it stands after its name, as a
-gateway quotes the request it refused (``GET /search?theme=abcdefghij&q=``), the place
-says it is the URL's: that pair is masked whole, on the failure path only
-(:func:`setting_pairs`). The word alone stays shown.
+A word a setting does take (``?engines=hunterxyzw``), or any word under a setting whose
+values are free (``?model=Qx7w``), is told from that setting's value by nothing in it;
+masked alone, it would take the engine's name out of the unanswered engines' line and
+every such word out of an error. Where it stands after its name, as a gateway quotes the
+request it refused (``GET /search?engines=hunterxyzw&q=``, ``engines: hunterxyzw``), the
+place says it is the URL's: that pair is masked whole, on the failure path only
+(:func:`setting_pairs`). The word alone stays shown. A value the setting's documents name
+(``theme=simple``, ``engines=google``) is no secret and stays shown with its name too.
 """
 
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from .redaction import MIN_SECRET_LENGTH
-from .setting_values import fits_setting
+from .setting_values import documented, fits_setting
 
 __all__ = [
     "CREDENTIAL_NAMES",
@@ -159,13 +160,17 @@ def setting_pairs(url: str) -> tuple[str, ...]:
 
     What a failure's mask adds to :func:`query_secrets` (never an answer's, nor a fetched
     page's: the word alone is the setting's there). A value :func:`query_secrets` takes
-    is masked alone already, so it is left out.
+    is masked alone already, so it is left out; so is a value the setting's documents
+    name (:func:`~.setting_values.documented`): anyone can read it there, and masking it
+    costs the reader the request's settings for nothing.
 
     Example:
-        >>> setting_pairs("https://searx.example/?model=Qx7w&pageno=2")
+        >>> setting_pairs("https://searx.example/?model=Qx7w&pageno=2")[:3]
         ('model=Qx7w', '"model": "Qx7w"', '"model":"Qx7w"')
         >>> setting_pairs("https://searx.example/?language=Qx7w&format=json"), setting_pairs("x")
         ((), ())
+        >>> setting_pairs("https://searx.example/?theme=simple&engines=google")
+        ()
     """
     found: list[str] = []
     for pair in _query(url).split("&"):
@@ -173,7 +178,7 @@ def setting_pairs(url: str) -> tuple[str, ...]:
         value = unquote(written)
         if equals and value in query_secrets(f"?{pair}"):
             continue
-        if equals and _is_setting_word(name, value):
+        if equals and _is_setting_word(name, value) and not documented(unquote(name), value):
             found.extend(_quoted_pairs(name, written, value))
     return tuple(dict.fromkeys(found))
 
@@ -214,24 +219,44 @@ def _is_setting_word(name: str, value: str) -> bool:
     return not value.isdigit() and value.lower() not in ORDINARY_VALUES
 
 
-def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
-    """A setting's word with its name, as a quoted request writes it: ``theme=abcdefghij``.
+_PAIR_FORMS = (
+    '"{name}": "{value}"',
+    '"{name}":"{value}"',
+    "'{name}': '{value}'",
+    "'{name}':'{value}'",
+    "{name}: {value}",
+    "{name}:{value}",
+    '{name}: "{value}"',
+    "{name} = {value}",
+    '{name}="{value}"',
+    "{name}='{value}'",
+)
+"""The forms a log or an error writes a parameter's name and value in, besides the query's
+``name=value``: JSON, a Python ``repr``, YAML (plain and quoted), ``name = value`` and
+logfmt. Each is masked whole as a literal (``Redactor``'s failure-only words), so each
+costs one more alternative of fixed length: the mask stays linear in the text."""
 
-    As written in the URL and decoded, and as a JSON object's member (``"theme":
-    "abcdefghij"``, with and without the space), as a gateway that logs a request's
-    parameters as JSON quotes them. The same word alone is as likely the setting's own
-    (an engine named in the unanswered engines' line), so only the pair is masked, and
-    only on the failure path.
+
+def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
+    """A setting's word with its name, as a quoted request writes it: ``engines=hunterxyzw``.
+
+    As written in the URL and decoded, and in the forms a gateway's log writes a request's
+    parameters in (:data:`_PAIR_FORMS`): a JSON object's member (``"engines":
+    "hunterxyzw"``), a Python ``repr``'s, YAML's ``engines: hunterxyzw``, ``engines =
+    hunterxyzw`` and logfmt's ``engines="hunterxyzw"``, each with and without its spaces.
+    The same word alone is as likely the setting's own (an engine named in the unanswered
+    engines' line), so only the pair is masked, and only on the failure path.
 
     Example:
-        >>> _quoted_pairs("theme", "abcdefghij", "abcdefghij")[:2]
-        ['theme=abcdefghij', '"theme": "abcdefghij"']
+        >>> _quoted_pairs("engines", "hunterxyzw", "hunterxyzw")[:3]
+        ['engines=hunterxyzw', '"engines": "hunterxyzw"', '"engines":"hunterxyzw"']
         >>> _quoted_pairs("model", "Qx%37w", "Qx7w")[:2]
         ['model=Qx%37w', 'model=Qx7w']
     """
     decoded = unquote(name)
-    member = f'"{decoded}": "{value}"'
-    pairs = [f"{name}={written}", f"{decoded}={value}", member, member.replace(": ", ":")]
+    pairs = [f"{name}={written}", f"{decoded}={value}"]
+    for form in _PAIR_FORMS:
+        pairs.append(form.format(name=decoded, value=value))
     return list(dict.fromkeys(pairs))
 
 

@@ -263,6 +263,15 @@ class Redactor:
         failure_only: Values masked by :meth:`__call__` (failures, logs) and never by
             :meth:`in_response` (an answer): a word that is a key only where a request
             is quoted (a gateway's, ``?gw=coffee``), and the world's word in an answer.
+            Each is masked whole (``pieces`` off): the long ones are a setting's name
+            and word together (``"engines":"hunterxyzw"``), whose first characters are
+            the name, in every quote of that setting.
+        pieces: Whether each secret's encoded shapes (:func:`_variants`) are matched
+            as written, and a secret of a token's length is read by its pieces too (its
+            head, a run from inside, its ends, its base64 at another alignment). Off,
+            a secret is matched as itself, case aside: where it is used (the failure
+            path) escapes are read anyway (``echo_forms.decoded``), and each shape is
+            one more alternative every character of a failure's text is tried against.
     """
 
     __slots__ = (
@@ -276,24 +285,27 @@ class Redactor:
         "_runs",
     )
 
-    def __init__(self, secrets: Iterable[str], failure_only: Iterable[str] = ()) -> None:
+    def __init__(
+        self, secrets: Iterable[str], failure_only: Iterable[str] = (), *, pieces: bool = True
+    ) -> None:
         values = {secret for secret in secrets if secret and len(secret) >= MIN_SECRET_LENGTH}
         words = {word for word in failure_only if len(word) >= MIN_SECRET_LENGTH} - values
-        self._failure = Redactor(words) if words else None
+        self._failure = Redactor(words, pieces=False) if words else None
+        is_token = _is_token if pieces else _never
         shapes: set[str] = set()
         for value in values:
-            shapes |= _variants(value)
-            if _is_token(value):
+            shapes |= _variants(value) if pieces else {value}
+            if is_token(value):
                 # The base64 a token alone decides at alignment 0: a Basic pair's or a cut
                 # header's too. A part of the whole base64 shape, so no probe is added.
                 shapes.update(base64_cores(value)[:2])
         alternatives = [re.escape(shape) for shape in sorted(shapes, key=len, reverse=True)]
         # A truncated echo: at least PREFIX_LENGTH leading characters of a long secret.
         for value in sorted(values, key=len, reverse=True):
-            if _is_token(value):
+            if is_token(value):
                 alternatives.append(_prefix_pattern(value))
         self._pattern = re.compile("|".join(alternatives), re.IGNORECASE) if alternatives else None
-        tokens = sorted(value for value in values if _is_token(value))
+        tokens = sorted(value for value in values if is_token(value))
         self._runs = _RunFinder(tokens) if tokens else None
         short = sorted(value for value in values if _is_short_key(value))
         little = sorted(value for value in values if _is_little(value))
@@ -452,6 +464,11 @@ def _is_token(value: str) -> bool:
     if len(value) < MIN_TOKEN_LENGTH or "://" in value or "=" in value.rstrip("="):
         return False
     return not any(char.isspace() for char in value)
+
+
+def _never(value: str) -> bool:
+    """No value is a token: for a redactor whose secrets are masked whole."""
+    return False
 
 
 def _is_short_key(value: str) -> bool:

@@ -9,16 +9,24 @@ as its reader documents them: a language tag, a format's name, a page's number. 
 of another shape is no value the reader takes as that setting (SearXNG refuses
 ``format=Qx7w``, ignores ``language=Qx7w``), so it is there for something else: read as a
 word under a name nothing reads. A value that fits stays the setting's, a key of that
-shape included (``theme=abcdefgh``): nothing tells the two apart.
+shape included (``engines=hunterxyzw``): nothing tells the two apart.
+
+Some settings' documents name every value they take (:data:`DOCUMENTED_VALUES`: SearXNG's
+one theme, its autocomplete backends, compiled into the engine): under those a word the
+documents do not name is no value at all (``theme=abcdefghij``), however it is shaped.
+Others name values without closing the list (an instance adds engines and categories of
+its own): a documented value there is known to be ordinary, the rest is read by shape. A
+documented value is no secret whoever writes it (anyone can read it in the documents), so
+a quote of ``theme=simple`` keeps it.
 
 Names whose values are free (a deployment's, a model's, a tenant's, a plugin's id) have
-no entry: a value there is the setting's whatever its shape. Pure data and one check.
+no entry: a value there is the setting's whatever its shape. Pure data and two checks.
 """
 
 import re
 from typing import Final
 
-__all__ = ["SETTING_VALUES", "fits_setting"]
+__all__ = ["CLOSED_SETTINGS", "DOCUMENTED_VALUES", "SETTING_VALUES", "documented", "fits_setting"]
 
 _LANGUAGE: Final = re.compile(r"all|auto|[a-z]{2,3}(?:[-_][a-z0-9]{2,8}){0,2}", re.IGNORECASE)
 """A language tag (``en``, ``en-US``, ``zh-Hant-TW``; ``en_US`` as a locale writes it), or
@@ -42,9 +50,7 @@ SETTING_VALUES: Final[dict[str, re.Pattern[str]]] = {
     "format": re.compile(r"json|csv|rss|html", re.IGNORECASE),
     "results_on_new_tab": _SWITCH,
     "image_proxy": _SWITCH,
-    "autocomplete": re.compile(r"[a-z0-9]*"),
     "safesearch": re.compile(r"[0-2]"),
-    "theme": re.compile(r"[a-z][a-z0-9_-]*"),
     # What a base URL's API reads beside its key.
     "api-version": _VERSION,
     "version": _VERSION,
@@ -56,17 +62,73 @@ SETTING_VALUES: Final[dict[str, re.Pattern[str]]] = {
 }
 """Each setting name (lower case) and the whole shape of the values its reader takes."""
 
+DOCUMENTED_VALUES: Final[dict[str, frozenset[str]]] = {
+    # SearXNG's search API: ``theme`` default ``simple``, the one theme it ships.
+    "theme": frozenset({"simple"}),
+    # SearXNG's autocomplete backends (``searx/autocomplete.py``'s table, settings.yml's
+    # list), over the versions in use: a backend is code, an instance cannot add one.
+    "autocomplete": frozenset(
+        {
+            *("360search", "360so", "baidu", "bing", "brave", "dbpedia", "duckduckgo"),
+            *("google", "mwmbl", "naver", "quark", "qwant", "seznam", "sogou"),
+            *("startpage", "stract", "swisscows", "wikipedia", "yandex"),
+        }
+    ),
+    # The search API's lists, and the values their readers take besides (``week``).
+    "format": frozenset({"json", "csv", "rss", "html"}),
+    "time_range": frozenset({"day", "week", "month", "year"}),
+    # SearXNG's default categories (its tabs); an engine may bring others.
+    "categories": frozenset(
+        {"general", "images", "videos", "news", "map", "music", "it", "science", "files"}
+    ),
+    # Engines SearXNG ships under these names, the ones its documents and default
+    # settings name most; an instance names its own too.
+    "engines": frozenset(
+        {
+            *("google", "bing", "duckduckgo", "brave", "qwant", "startpage", "mojeek"),
+            *("yahoo", "presearch", "mwmbl", "yandex", "baidu", "wikipedia", "wikidata"),
+            *("github", "stackoverflow", "arxiv", "youtube", "reddit", "currency"),
+        }
+    ),
+}
+"""Each setting name (lower case) and the values its documents name (lower case)."""
+
+CLOSED_SETTINGS: Final = frozenset({"theme", "autocomplete"})
+"""The settings whose documented values are all the values their reader takes: a value
+outside :data:`DOCUMENTED_VALUES` is none of the setting's (SearXNG falls back to its
+default theme, and no backend of that name exists)."""
+
+
+def documented(name: str, value: str) -> bool:
+    """Whether ``value`` is one the documents of the setting ``name`` name (case aside).
+
+    Example:
+        >>> documented("theme", "simple"), documented("Engines", "Google")
+        (True, True)
+        >>> documented("theme", "abcdefghij"), documented("model", "simple")
+        (False, False)
+    """
+    return value.lower() in DOCUMENTED_VALUES.get(name.lower(), frozenset())
+
 
 def fits_setting(name: str, value: str) -> bool:
     """Whether ``value`` is one the setting ``name`` takes (``True`` for a free setting's).
+
+    A closed setting's value is one its documents name (:data:`CLOSED_SETTINGS`); any
+    other's fits the setting's shape, if it has one.
 
     Example:
         >>> fits_setting("language", "en-US"), fits_setting("language", "Qx7w")
         (True, False)
         >>> fits_setting("format", "json"), fits_setting("engines", "Qx7w")
         (True, False)
-        >>> fits_setting("theme", "abcdefgh"), fits_setting("deployment", "Qx7w")
+        >>> fits_setting("engines", "hunterxyzw"), fits_setting("deployment", "Qx7w")
         (True, True)
+        >>> fits_setting("theme", "simple"), fits_setting("theme", "abcdefgh")
+        (True, False)
     """
-    shape = SETTING_VALUES.get(name.lower())
+    name = name.lower()
+    if name in CLOSED_SETTINGS:
+        return documented(name, value)
+    shape = SETTING_VALUES.get(name)
     return shape is None or shape.fullmatch(value) is not None

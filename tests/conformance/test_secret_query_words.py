@@ -64,6 +64,17 @@ async def test_a_word_under_an_unread_name_stays_in_a_successful_answer(word: st
     assert gated == plain
 
 
+@pytest.mark.parametrize(("name", "word"), [("theme", "coffee"), ("autocomplete", "grind")])
+async def test_guard_a_closed_settings_word_stays_in_a_successful_answer(
+    name: str, word: str
+) -> None:
+    """A guard: a word no theme or backend is (a key there) is masked on the failure path
+    only; the answer's ``coffee`` and ``grind`` stay (passed on main, where the word was
+    the setting's)."""
+    plain = await _answer("")
+    assert await _answer(f"?{name}={word}") == plain
+
+
 @pytest.mark.parametrize("name", ["language", "theme"])
 @pytest.mark.parametrize("secret", ["Qx7w", "abcdefgh"])
 async def test_guard_a_configured_key_under_a_setting_name_never_shows(
@@ -155,8 +166,9 @@ SETTING_WORDS = {
     "enabled_plugins": "Qx7w",
 }
 """A key written under a setting's name, of a shape that setting takes: a lower-case word
-under SearXNG's ``theme``, ``engines``, ``categories``, ``autocomplete`` (keys57's data
-reads each as that setting's), any word under a setting whose values are free."""
+under SearXNG's ``engines``, ``categories`` (keys57's data reads each as that setting's),
+any word under a setting whose values are free; under ``theme`` and ``autocomplete``,
+whose every value is documented, such a word is no value of theirs since keys59."""
 
 
 async def _failure_quoting(
@@ -213,3 +225,111 @@ async def test_guard_a_settings_word_alone_stays_in_a_failure(
     """
     text, _ = await _failure_quoting("?engines=hunterxyzw", "engine hunterxyzw timed out", caplog)
     assert "engine hunterxyzw timed out" in text
+
+
+CLOSED_WORDS = {"theme": "abcdefghij", "autocomplete": "hunterxyzw"}
+"""A key under a setting whose every value is documented (SearXNG's one theme, its
+autocomplete backends): of no documented value, so no value the setting takes."""
+ALONE_QUOTES = {
+    "alone": "unknown value {secret} refused",
+    "yaml": "refused:\n  {name}: {secret}\n  q: x",
+    "python": "refused {{'{name}': '{secret}', 'q': 'x'}}",
+    "spaced": "refused {name} = {secret}; q = x",
+}
+"""A gateway quoting the word alone, and its pair as YAML, a Python ``repr`` and
+``name = value``."""
+
+
+@pytest.mark.parametrize("quote", sorted(ALONE_QUOTES))
+@pytest.mark.parametrize(("name", "secret"), sorted(CLOSED_WORDS.items()))
+async def test_a_word_no_documented_value_never_shows_in_a_failure(
+    name: str, secret: str, quote: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A word under ``theme`` or ``autocomplete`` that the setting's documents never name
+    is a key, masked however a refusing gateway quotes it, alone included.
+
+    Failed before: 8 of 8 (``abcdefghij`` fitted the theme's shape, so only the pair
+    ``theme=abcdefghij`` and its JSON member were masked).
+    """
+    message = ALONE_QUOTES[quote].format(name=name, secret=secret)
+    text, everything = await _failure_quoting(f"?{name}={secret}", message, caplog)
+    assert text.lower().count("refused") == 1
+    assert secret.lower() not in everything.lower()
+
+
+PAIR_QUOTES = {
+    "yaml": "refused:\n  {name}: {secret}\n  q: x",
+    "python": "refused {{'{name}': '{secret}', 'q': 'x'}}",
+    "spaced": "refused {name} = {secret}; q = x",
+    "logfmt": 'refused {name}="{secret}" q="x"',
+}
+"""A refused request's parameters quoted in the forms logs write pairs in, besides
+``name=value`` and JSON (``QUOTES``)."""
+FREE_WORDS = {name: word for name, word in SETTING_WORDS.items() if name not in CLOSED_WORDS}
+"""The words of settings whose values are free or open (engines, categories, a model)."""
+
+
+@pytest.mark.parametrize("quote", sorted(PAIR_QUOTES))
+@pytest.mark.parametrize(("name", "secret"), sorted(FREE_WORDS.items()))
+async def test_a_settings_word_in_any_quoted_pair_never_shows(
+    name: str, secret: str, quote: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A free setting's word after its name, as YAML, a ``repr``, ``name = value`` or
+    logfmt writes the pair, is masked as the request line's pair is.
+
+    Failed before: 22 of 24 (only ``name=value`` and the JSON member were masked); the
+    logfmt quotes of ``engines`` and ``categories`` passed there, their ``"hunterxyzw"``
+    and ``"abcdefghij"`` being 12 characters in a row of the JSON member's (a run).
+    """
+    message = PAIR_QUOTES[quote].format(name=name, secret=secret)
+    text, everything = await _failure_quoting(f"?{name}={secret}", message, caplog)
+    assert text.lower().count("refused") == 1
+    assert secret.lower() not in everything.lower()
+
+
+DOCUMENTED = {
+    "theme": "simple",
+    "autocomplete": "duckduckgo",
+    "categories": "general",
+    "engines": "google",
+    "time_range": "month",
+}
+"""A value each setting's documents name: no key, whoever quotes it."""
+
+
+@pytest.mark.parametrize("quote", sorted(QUOTES))
+@pytest.mark.parametrize(("name", "value"), sorted(DOCUMENTED.items()))
+async def test_a_documented_settings_value_stays_in_a_failure(
+    name: str, value: str, quote: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``?theme=simple`` quoted by a refusing gateway reads ``theme=simple``: the value is
+    the setting's documented one, so masking it hides nothing and costs the reader.
+
+    Failed before: 10 of 10 (``theme=***``; every word under a setting's name was taken
+    with its name).
+    """
+    message = QUOTES[quote].format(name=name, secret=value)
+    text, _ = await _failure_quoting(f"?{name}={value}", message, caplog)
+    assert "refused" in text and value in text.partition("refused")[2]
+    assert "***" not in text
+
+
+@pytest.mark.parametrize(
+    ("endpoint_query", "message"),
+    [
+        ("?engines=hunterxyzw", 'refused {"engines":"bing","q":"x"}'),
+        ("?tenant=abcdefgh", 'refused {"tenant":"contoso","q":"x"}'),
+    ],
+)
+async def test_a_settings_name_with_another_value_stays_in_a_failure(
+    endpoint_query: str, message: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The setting's name quoted with a value that is not the URL's stays whole.
+
+    Failed before: 2 of 2 (``{***bing"``: the pair ``"engines":"hunterxyzw"``, 16
+    characters and more, was read as a token, and its first 8, ``"engines``, masked
+    wherever a failure quoted that setting).
+    """
+    text, _ = await _failure_quoting(endpoint_query, message, caplog)
+    value = message.split(":")[1].split(",")[0].strip('"')
+    assert value in text and "***" not in text
