@@ -22,6 +22,7 @@ from tests.conformance._leaks import library_logs
 from tests.conformance._quoting_provider import QUOTING, json_fault, shown_after_failure
 from tests.conformance.test_secret_word_dumps import dump, line_bytes
 from tests.hex_dumps import hexdump_c, od_c, od_x1, xxd
+from websearch_core.redaction import Redactor
 from websearch_core.testing import Simulator
 
 LAYOUTS: dict[str, Callable[[bytes, Path], list[str]]] = {
@@ -92,3 +93,21 @@ async def test_a_key_cut_by_a_dumps_edge_shows_no_part(
         assert "A" * (16 - cut) in squeezed, "the padding before the key stays shown"
     if second in quoted:
         assert "Host:" in squeezed, "the request's bytes after the key stay shown"
+
+
+@pytest.mark.parametrize("layout", ["xxd", "hexdump_c"])
+def test_guard_one_byte_at_a_lone_lines_edge_stays(layout: str) -> None:
+    """A guard (passed on main): a lone line's single edge byte is never masked.
+
+    One byte equal to a key's first (or last) is any text's: a mask there would fire on
+    ordinary bytes in most dumps (keys59 counted 256 lines of 2,614 in 126 of 200
+    requests' dumps) and tell anyone who knows those bytes the key's own first or last
+    byte. From two bytes on, the key's piece is masked (the second case).
+    """
+    redactor = Redactor(["hunter2Xyz"])
+    ordinary = LAYOUTS[layout](b"GET /search?q=ah" + b"ello HTTP/1.1\r\n", Path())[0]
+    cut = LAYOUTS[layout](b"GET /search?q=hu" + b"nter2Xyz HTTP/1.1\r\n", Path())[0]
+    assert ordinary.endswith(("q=ah", "q=ah|")) and cut.endswith(("q=hu", "q=hu|"))
+    framed = f"{FILLER}\n{ordinary}\n{FILLER}"
+    assert redactor(framed) == framed
+    assert "q=hu" not in redactor(f"{FILLER}\n{cut}\n{FILLER}")
