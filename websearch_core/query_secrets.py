@@ -223,18 +223,18 @@ _PAIR_FORMS = (
     '"{name}": "{value}"',
     '"{name}":"{value}"',
     "'{name}': '{value}'",
-    "'{name}':'{value}'",
     "{name}: {value}",
-    "{name}:{value}",
     '{name}: "{value}"',
     "{name} = {value}",
     '{name}="{value}"',
     "{name}='{value}'",
 )
 """The forms a log or an error writes a parameter's name and value in, besides the query's
-``name=value``: JSON, a Python ``repr``, YAML (plain and quoted), ``name = value`` and
-logfmt. Each is masked whole as a literal (``Redactor``'s failure-only words), so each
-costs one more alternative of fixed length: the mask stays linear in the text."""
+``name=value``: JSON (compact too), a Python ``repr``, YAML (plain and quoted), ``name =
+value`` and logfmt. Each is masked whole as a literal (``Redactor``'s failure-only words),
+so each costs one more alternative of fixed length: the mask stays linear in the text. No
+other form without a space: the crash report masks these as keys, and a key of 16 or more
+characters with no space is masked by its first 8 too (``'engines`` in every quote)."""
 
 
 def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
@@ -243,9 +243,9 @@ def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
     As written in the URL and decoded, and in the forms a gateway's log writes a request's
     parameters in (:data:`_PAIR_FORMS`): a JSON object's member (``"engines":
     "hunterxyzw"``), a Python ``repr``'s, YAML's ``engines: hunterxyzw``, ``engines =
-    hunterxyzw`` and logfmt's ``engines="hunterxyzw"``, each with and without its spaces.
-    The same word alone is as likely the setting's own (an engine named in the unanswered
-    engines' line), so only the pair is masked, and only on the failure path.
+    hunterxyzw`` and logfmt's ``engines="hunterxyzw"``. The same word alone is as likely
+    the setting's own (an engine named in the unanswered engines' line), so only the pair
+    is masked, and only on the failure path.
 
     Example:
         >>> _quoted_pairs("engines", "hunterxyzw", "hunterxyzw")[:3]
