@@ -1078,9 +1078,7 @@ class Transport:
                 return response
             response.release()
             if hop == MAX_REDIRECTS:
-                raise SearchProviderError(
-                    provider, f"{label} redirected more than {MAX_REDIRECTS} times", response.status
-                )
+                raise SearchProviderError(provider, _redirected_too_often(label), response.status)
             target = _redirect_target(provider, label, current, location, response.status)
             if response.status == 303 or (response.status in (301, 302) and method == "POST"):
                 # As browsers do: the next request is a GET without the body.
@@ -1363,22 +1361,53 @@ def _hostless_failure(
         return ProviderTimeoutError(provider, message, None)
     if isinstance(exc, SseError):
         if exc.too_large:
-            return ResponseTooLargeError(provider, f"{label} stream event {exc}", 500)
-        return ProviderConnectionError(provider, f"{label} {exc}")
+            message = search_failed(label, f"a stream event was {exc}")
+            return ResponseTooLargeError(provider, message, 500)
+        return ProviderConnectionError(provider, search_failed(label, f"the {exc}"))
     if isinstance(exc, ValueError) and _HEADER_CONTROL_CHARACTER in str(exc):
         # Nothing was sent, and the same configuration fails the same way: no mark.
-        message = (
-            f"{label} request was not sent: a header value holds a line break or another "
-            "control character; check the provider's API key for a pasted newline"
+        message = _not_sent(
+            label,
+            "a header value holds a line break or another control character; check the "
+            "provider's API key for a pasted newline",
         )
         return SearchProviderError(provider, message, None)
     if isinstance(exc, ValueError) and _AUTHORIZATION_TWICE in str(exc):
         # The credential check says it before a request for what the providers declare;
         # this is for anything it did not foresee.
         clash = AUTHORIZATION_CLASH.format(what="its credential", advice=REMOVE_USER_INFO)
-        message = f"{label} request was not sent: the user name in its base URL {clash}"
+        message = _not_sent(label, f"the user name in its base URL {clash}")
         return SearchProviderError(provider, message, None)
     return None
+
+
+def _not_sent(label: str, why: str) -> str:
+    """``<Label> search failed: the request was not sent: <why>``.
+
+    The transport refuses to send a request it knows will fail or leak (a header with a
+    line break, a user name beside a bearer key, a caller's session proxying a loopback
+    request). These said ``<Label> request was not sent: ...`` where every other transport
+    failure says :func:`~websearch_core.connection_causes.search_failed`'s stem, so one
+    listing read two ways; the engines strip the stem, so theirs read as before.
+
+    Example:
+        >>> _not_sent("Brave", "why")
+        'Brave search failed: the request was not sent: why'
+    """
+    return search_failed(label, f"the request was not sent: {why}")
+
+
+def _redirected_too_often(label: str) -> str:
+    """``<Label> search failed: the request was redirected more than <N> times``.
+
+    Worded with the stem of every transport failure (it said ``<Label> redirected more
+    than <N> times``), so a loop of redirects reads as a failed search, as a reset does.
+
+    Example:
+        >>> _redirected_too_often("Brave")
+        'Brave search failed: the request was redirected more than 5 times'
+    """
+    return search_failed(label, f"the request was redirected more than {MAX_REDIRECTS} times")
 
 
 _HEADER_CONTROL_CHARACTER = "control character detected in headers"
@@ -1442,11 +1471,12 @@ def _proxied_loopback_message(label: str, url: str, proxy: object) -> str:
     except ValueError:
         shown = "a proxy"
     named = target.hostname or ""
-    return (
-        f"{label} request was not sent: the HTTP session given to WebSearch would send it to "
-        f"the loopback address {named} through the proxy {shown}, which would receive its "
-        f"credentials and reach its own machine, not this one; add {named} to NO_PROXY or "
-        "give WebSearch a session without that proxy"
+    return _not_sent(
+        label,
+        f"the HTTP session given to WebSearch would send it to the loopback address {named} "
+        f"through the proxy {shown}, which would receive its credentials and reach its own "
+        f"machine, not this one; add {named} to NO_PROXY or give WebSearch a session "
+        "without that proxy",
     )
 
 

@@ -135,7 +135,10 @@ async def test_a_redirect_loop_stops_at_the_bound(
     sim: Simulator, provider_id: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     text, failure = await _failure(sim, provider_id, tmp_path, Fault.redirect("/loop", 302), caplog)
-    assert failure.message == f"{LABEL[provider_id]} redirected more than {MAX_REDIRECTS} times"
+    assert failure.message == (
+        f"{LABEL[provider_id]} search failed: the request was redirected more than "
+        f"{MAX_REDIRECTS} times"
+    )
     assert text == failure.message
     # Each request the provider started was followed to the bound and no further.
     paths = [r.path for r in sim[provider_id].requests]

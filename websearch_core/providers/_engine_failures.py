@@ -60,9 +60,8 @@ def without_label(message: str, label: str) -> str:
     name twice; now ``Ecosia search failed: the connection failed (www.ecosia.org): ...``.
     The transport words its failures so already, for every provider
     (:func:`~websearch_core.connection_causes.search_failed`): that stem goes. A text that
-    starts with the label alone (``<Label> request was not sent ...``, ``<Label> stream
-    ...``: nouns, which take "the"; ``<Label> sent ...``: "it") loses the label; a text
-    that starts with neither is kept whole.
+    starts with the label alone (``<Label> sent ...``: "it"; a noun: "the") loses the
+    label; a text that starts with neither is kept whole.
 
     Example:
         >>> without_label("Bing search failed: the connection failed (x): refused", "Bing")
