@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..call_secrets import call_redactor, context_secrets, settings_secrets
 from ..dates import iso_sources
-from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
+from ..deadline import Deadline, enter_attempt, leave_attempt
 from ..error_bound import bounded_message
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters, unmatched_filters
@@ -238,13 +238,11 @@ async def answer_attempt(
             if not stop.end(error):
                 raise
             # The stop's cancel: the provider outlived its time and its grace.
-            failure = ProviderTimeoutError(
-                provider.info.id, timed_out_text(provider.info.label, granted), None
-            )
+            failure = ProviderTimeoutError(provider.info.id, provider.timed_out_text(granted), None)
         else:
             stop.end(None)
     except TimeoutError:
-        message = timed_out_text(provider.info.label, granted)
+        message = provider.timed_out_text(granted)
         failure = ProviderTimeoutError(provider.info.id, message, None)
     finally:
         leave_attempt(scope)

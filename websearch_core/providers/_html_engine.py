@@ -126,6 +126,18 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         """Whether the engine's blocked pages go to headless Chromium (``escalation``)."""
         return self.engine.escalation is not None
 
+    def timed_out_text(self, seconds: float) -> str:
+        """An escalating engine's own timeout text (the reference's), else the common one.
+
+        The reference words a browser engine's timeout ``Ecosia search timed out.``, its
+        hard timeout's included; the attempt's hard stop said ``Ecosia search timed out
+        after <N>s`` where the engine's own stops said the reference's text.
+        """
+        escalation = self.engine.escalation
+        if escalation is None:
+            return super().timed_out_text(seconds)
+        return escalation.failure.timed_out
+
     async def prepare(self, flow: Flow) -> None:
         """Note the time, and make the setup step within its share of it."""
         budget = flow.context.transport.timeout_seconds

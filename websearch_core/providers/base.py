@@ -17,6 +17,7 @@ import abc
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
+from ..deadline import timed_out_text
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..filters.support import FilterSupport
 from ..models import SearchParams, SearchResponse
@@ -463,6 +464,15 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
     def escalates_to_browser(self) -> bool:
         """Whether a page it is blocked on is fetched again in headless Chromium."""
         return False
+
+    def timed_out_text(self, seconds: float) -> str:
+        """What a search that outlived its ``seconds`` says when the attempt stops it.
+
+        The attempt's hard stop words it here, so that a provider with a timeout text of
+        its own (a browser engine's ``Ecosia search timed out.``, the reference's) says
+        that one whichever stop ended it. Default: :func:`~websearch_core.deadline.timed_out_text`.
+        """
+        return timed_out_text(self.info.label, seconds)
 
     def require_api_key(self, context: ProviderContext) -> str:
         """The key, or the spec's ``credentials not found`` error naming the variables.
