@@ -27,6 +27,7 @@ from pydantic import (
     SecretStr,
     ValidationError,
     ValidationInfo,
+    ValidatorFunctionWrapHandler,
     field_validator,
     model_validator,
 )
@@ -37,6 +38,7 @@ from .client_arguments import settings_problem, web_search_problem
 from .given_options import CHECKED_ALREADY, GivenOptions, option_names, split_given_options
 from .meant_names import named_extras
 from .param_names import built_with_argument
+from .setting_bounds import checked_in_range
 from .settings_limits import MAX_TIMEOUT_SECONDS
 from .tool_copies import with_own_clients
 
@@ -195,6 +197,13 @@ class ClientOptions(BaseModel):
             cast("dict[str, Any]", built.__pydantic_private__)["_given"] = given
             built._refuse_client_beside_options()  # the after-validator ran without them
         return built
+
+    @field_validator("timeout_seconds", mode="wrap")
+    @classmethod
+    def _timeout_in_range(cls, value: object, handler: ValidatorFunctionWrapHandler) -> object:
+        """Refused in the settings' words (``must be more than 0 and at most 300 seconds``)."""
+        constraints = cls.model_fields["timeout_seconds"].metadata
+        return checked_in_range(value, handler, "timeout_seconds", constraints)
 
     @field_validator("provider", mode="before")
     @classmethod

@@ -175,7 +175,10 @@ def as_before(detail: ErrorDetails) -> InitErrorDetails:
     known_kind = InitErrorDetails(type=detail["type"], loc=location, input=given, ctx=context)
     try:  # one of pydantic's own kinds: its message and documentation link come back
         (rebuilt,) = ValidationError.from_exception_data("", [known_kind]).errors()
-    except KeyError:  # a validator's own kind (no context: its message is not formatted)
+    except (KeyError, TypeError):
+        # A validator's own kind (no context: its message is not formatted), or one of
+        # pydantic's kinds rewritten already without the context pydantic's needs (a
+        # bound said by :mod:`~websearch_core.setting_bounds`, read again by a wrapper).
         rebuilt = None
     if rebuilt is None or rebuilt["msg"] != detail["msg"]:
         kind = PydanticCustomError(detail["type"], detail["msg"])

@@ -58,6 +58,7 @@ from pydantic import (
     SecretStr,
     ValidationError,
     ValidationInfo,
+    ValidatorFunctionWrapHandler,
     field_serializer,
     field_validator,
     model_validator,
@@ -95,6 +96,7 @@ from .provider_ids import (
 )
 from .redaction import CUT_SHORT, masked_password, userinfo_cut_short
 from .sent_secret import flaw
+from .setting_bounds import checked_in_range
 from .settings_limits import (
     DEFAULT_CONNECT_TIMEOUT_SECONDS,
     DEFAULT_DEADLINE_SECONDS,
@@ -431,6 +433,18 @@ _TABLE_EXAMPLES = {
 """Settings that are tables (``[api_keys]`` in the file, a JSON object in a variable), each
 with an entry as the file writes it."""
 _TABLES = tuple(_TABLE_EXAMPLES)
+BOUNDED_NUMBERS = (
+    "rate_limit_wait_seconds",
+    "auth_cooldown_seconds",
+    "cache_ttl_seconds",
+    "cache_stale_seconds",
+    "timeout_seconds",
+    "deadline_seconds",
+    "connect_timeout_seconds",
+    "state_wait_seconds",
+    "max_response_bytes",
+)
+"""The number settings with bounds: a value past one is refused naming its unit and range."""
 _TABLE_ENTRY_NAMES = {table: "SETTING" if table == "searxng" else "PROVIDER" for table in _TABLES}
 """What names an entry of each table, as a variable of one entry writes it
 (``WEBSEARCH_BUDGET__<PROVIDER>``, ``WEBSEARCH_SEARXNG__<SETTING>``): a provider id,
@@ -1036,6 +1050,15 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
         from .quota import Budget
 
         return _each_entry(value, Budget.parse)
+
+    @field_validator(*BOUNDED_NUMBERS, mode="wrap")
+    @classmethod
+    def _in_range(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> object:
+        """A number past its bounds, worded with its unit and range (:mod:`.setting_bounds`)."""
+        field = str(info.field_name)
+        return checked_in_range(value, handler, field, cls.model_fields[field].metadata)
 
     @field_validator("rate")
     @classmethod

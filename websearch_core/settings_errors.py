@@ -56,7 +56,7 @@ def configuration_errors(given: Mapping[str, str] | None = None) -> Iterator[Non
         >>> with configuration_errors({"timeout_seconds": "--timeout"}):
         ...     Settings(timeout_seconds=0)
         Traceback (most recent call last):
-        websearch_core.errors.ConfigurationError: --timeout: Input should be greater than 0
+        websearch_core.errors.ConfigurationError: --timeout: must be more than 0 and at most ...
     """
     try:
         yield

@@ -60,7 +60,7 @@ def check_given_settings(values: Mapping[str, object]) -> None:
         ...     check_given_settings({"deadline_seconds": 0})
         ... except ValidationError as error:
         ...     print(error.title, error.errors()[0]["loc"], error.errors()[0]["msg"])
-        Settings ('deadline_seconds',) Input should be greater than 0
+        Settings ('deadline_seconds',) must be more than 0 and at most 900 seconds
     """
     if values:
         _fields_alone().validate_python(dict(values))

@@ -88,10 +88,13 @@ async def test_a_fetch_waits_for_the_store_as_long_as_the_setting_says(
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ({"state_wait_seconds": 0}, "state_wait_seconds: Input should be greater than 0"),
+        (
+            {"state_wait_seconds": 0},
+            "state_wait_seconds: must be more than 0 and at most 60 seconds",
+        ),
         (
             {"state_wait_seconds": 61},
-            "state_wait_seconds: Input should be less than or equal to 60",
+            "state_wait_seconds: must be more than 0 and at most 60 seconds",
         ),
         (
             {"state_wait_seconds": 3, "deadline_seconds": 5},

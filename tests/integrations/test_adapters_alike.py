@@ -116,7 +116,7 @@ def _not_utf8(path: Path) -> str:
 
 def _bad_setting_in_file(path: Path) -> str:
     path.write_text("cache_ttl_seconds = -5\n")
-    return f"config file {path} (cache_ttl_seconds): Input should be greater than 0"
+    return f"config file {path} (cache_ttl_seconds): must be more than 0 seconds"
 
 
 @pytest.mark.parametrize("write", [_broken_toml, _not_utf8, _bad_setting_in_file])
@@ -141,7 +141,7 @@ async def test_a_bad_config_file_is_named_in_one_line(
         (
             "WEBSEARCH_TIMEOUT_SECONDS",
             "9999",
-            "WEBSEARCH_TIMEOUT_SECONDS: Input should be less than or equal to 300",
+            "WEBSEARCH_TIMEOUT_SECONDS: must be more than 0 and at most 300 seconds",
         ),
         (
             "WEBSEARCH_REDIS_URL",
@@ -219,11 +219,11 @@ TOOL_BUILDERS: list[tuple[str, Callable[..., object]]] = [
 @pytest.mark.parametrize(
     ("option", "value", "expected"),
     [
-        ("timeout_seconds", 0, "Input should be greater than 0"),
-        ("timeout_seconds", -1.5, "Input should be greater than 0"),
+        ("timeout_seconds", 0, "must be more than 0 and at most 300 seconds"),
+        ("timeout_seconds", -1.5, "must be more than 0 and at most 300 seconds"),
         ("timeout_seconds", math.inf, "Input should be a finite number"),
         ("timeout_seconds", math.nan, "Input should be a finite number"),
-        ("timeout_seconds", 301, "Input should be less than or equal to 300"),
+        ("timeout_seconds", 301, "must be more than 0 and at most 300 seconds"),
         ("timeout_seconds", "soon", "Input should be a valid number"),
         ("provider", 5, "Input should be a valid string"),
     ],

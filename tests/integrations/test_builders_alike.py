@@ -147,7 +147,10 @@ def test_model_copy_updates_an_option_of_the_copy_alone() -> None:
 @pytest.mark.parametrize(
     ("update", "said"),
     [
-        ({"deadline_seconds": 0}, "deadline_seconds\n  Input should be greater than 0"),
+        (
+            {"deadline_seconds": 0},
+            "deadline_seconds\n  must be more than 0 and at most 900 seconds",
+        ),
         ({"deadline_second": 5}, "'deadline_second' in update is neither a field nor a"),
     ],
 )

@@ -123,7 +123,7 @@ def test_guard_a_known_provider_in_any_case_or_auto_builds_a_llamaindex_tool(
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
-        ({"deadline_seconds": 0}, "deadline_seconds: Input should be greater than 0"),
+        ({"deadline_seconds": 0}, "deadline_seconds: must be more than 0 and at most 900 seconds"),
         ({"proxy": f"socks://{SECRET}@proxy"}, "proxy: proxy must be an http(s) URL"),
         ({"budget": {"brave": "lots"}}, "budget: budget.brave must look like '2000/month'"),
         ({"state_backend": "disk"}, "state_backend: Input should be 'auto', 'sqlite', 'redis'"),

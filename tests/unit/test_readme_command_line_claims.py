@@ -126,7 +126,7 @@ REFUSALS = [
     (["--limit", "0", "q"], {}, "limit (--limit): Input should be greater than or equal to", 2),
     (["--timeout", "soon", "q"], {}, "timeout_seconds (--timeout): Input should be a valid", 2),
     (["fetch", "--timeout", "soon", "x"], {}, "timeout_seconds (--timeout): Input should", 2),
-    (["q"], {"WEBSEARCH_TIMEOUT_SECONDS": "0"}, "WEBSEARCH_TIMEOUT_SECONDS: Input should be", 2),
+    (["q"], {"WEBSEARCH_TIMEOUT_SECONDS": "0"}, "WEBSEARCH_TIMEOUT_SECONDS: must be more", 2),
     (["q"], {"WEBSEARCH_STATE_BACKEND": "sqllite"}, "WEBSEARCH_STATE_BACKEND: Input should", 2),
     (["--limit", "five", "q"], {}, "limit (--limit): Input should be a valid integer,", 2),
     (["--limt", "5", "q"], {}, "--limt: not an option of websearch", 2),

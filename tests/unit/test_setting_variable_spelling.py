@@ -20,7 +20,7 @@ def _refusal(capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.mark.parametrize(
     ("name", "value", "said"),
     [
-        ("websearch_timeout_seconds", "0", "Input should be greater than 0"),
+        ("websearch_timeout_seconds", "0", "must be more than 0 and at most 300 seconds"),
         ("websearch_budget__brave", "lots", "budget.brave must look like '2000/month'"),
         ("Websearch_Searxng__Endpoint", "ftp://x", "must be an http(s) URL"),
     ],
@@ -47,7 +47,7 @@ def test_of_two_spellings_the_one_read_is_named(
     """
     monkeypatch.setenv("WEBSEARCH_TIMEOUT_SECONDS", "5")
     monkeypatch.setenv("websearch_timeout_seconds", "0")
-    assert _refusal(capsys).startswith("websearch: websearch_timeout_seconds: Input should")
+    assert _refusal(capsys).startswith("websearch: websearch_timeout_seconds: must be")
 
 
 def test_the_upper_case_spelling_is_named_as_before(
@@ -56,7 +56,8 @@ def test_the_upper_case_spelling_is_named_as_before(
     """Guard: ``WEBSEARCH_TIMEOUT_SECONDS=0`` was already named so."""
     monkeypatch.setenv("WEBSEARCH_TIMEOUT_SECONDS", "0")
     assert (
-        _refusal(capsys) == "websearch: WEBSEARCH_TIMEOUT_SECONDS: Input should be greater than 0"
+        _refusal(capsys)
+        == "websearch: WEBSEARCH_TIMEOUT_SECONDS: must be more than 0 and at most 300 seconds"
     )
 
 
