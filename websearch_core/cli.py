@@ -108,6 +108,7 @@ from .provider_ids import (
     KEY_IDS,
     closest_id,
     did_you_mean,
+    listed_ids,
     unknown_one_provider_message,
     unknown_provider_message,
 )
@@ -870,7 +871,7 @@ def _set_usage() -> str:
     are listed (a keyless engine's is refused); finding them imports every provider's
     module, so it is asked for only when the id is missing.
     """
-    ids = ", ".join(_key_taking_ids())
+    ids = listed_ids(_key_taking_ids())
     return (
         f"auth set needs a provider, the id its API key is stored under: {ids}; write "
         f"{PROG} auth set brave and paste the key when asked, or "

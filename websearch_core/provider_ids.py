@@ -6,7 +6,8 @@ against it without importing the providers package (which imports the settings);
 """
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 __all__ = [
     "BASE_URL_IDS",
@@ -16,10 +17,12 @@ __all__ = [
     "ID_CUTOFF",
     "KEY_IDS",
     "KEY_ONLY_IDS",
+    "KEY_ONLY_USES",
     "SEARCH_PROVIDER_ORDER",
     "SIGN_IN_ROUTES",
     "closest_id",
     "did_you_mean",
+    "listed_ids",
     "one_provider_only",
     "preferred_provider",
     "several_for_one_message",
@@ -86,9 +89,8 @@ def unknown_provider_message(
         >>> unknown_provider_message("bravo").startswith("Unknown search provider: bravo (known: ")
         True
     """
-    listed = ", ".join(known)
     meant = did_you_mean(unknown, known, aliases)
-    return f"Unknown search provider: {', '.join(unknown)} (known: {listed}){meant}"
+    return f"Unknown search provider: {', '.join(unknown)} (known: {listed_ids(known)}){meant}"
 
 
 def unknown_one_provider_message(given: str, aliases: Mapping[str, str] | None = None) -> str:
@@ -187,7 +189,12 @@ def preferred_provider(value: str | None) -> str | None:
     return value
 
 
-KEY_ONLY_IDS: tuple[str, ...] = ("openrouter",)
+KEY_ONLY_USES: Mapping[str, str] = MappingProxyType(
+    {"openrouter": "the key Perplexity falls back to"}
+)
+"""Each id that names an API key but no provider, with what its key is for: said beside it
+wherever the ids are listed, since ``openrouter`` among the search providers read as one."""
+KEY_ONLY_IDS: tuple[str, ...] = tuple(KEY_ONLY_USES)
 """Ids that name an API key but no provider: Perplexity's OpenRouter fallback reads its key
 as ``openrouter``."""
 KEY_IDS: tuple[str, ...] = (*SEARCH_PROVIDER_ORDER, *KEY_ONLY_IDS)
@@ -235,9 +242,26 @@ def unknown_ids_message(
         >>> unknown_ids_message(["brav"]).startswith("unknown provider id brav (known: ")
         True
     """
-    listed = ", ".join(known)
     meant = did_you_mean(unknown, known, aliases)
-    return f"unknown provider id {', '.join(unknown)} (known: {listed}){meant}"
+    return f"unknown provider id {', '.join(unknown)} (known: {listed_ids(known)}){meant}"
+
+
+def listed_ids(known: Sequence[str]) -> str:
+    """``known`` as a refusal lists them, a key-only id last with what its key is for.
+
+    ``WEBSEARCH_API_KEYS__BRAVO`` was answered ``(known: ..., mojeek, public, openrouter)``:
+    an id no search provider has, among those that are. It is kept (a key stored under it
+    is used), and said for what it is.
+
+    Example:
+        >>> listed_ids(("brave", "public", "openrouter"))
+        'brave, public; openrouter names no provider: the key Perplexity falls back to'
+    """
+    providers = ", ".join(pid for pid in known if pid not in KEY_ONLY_USES)
+    key_only = [
+        f"{pid} names no provider: {use}" for pid, use in KEY_ONLY_USES.items() if pid in known
+    ]
+    return "; ".join([providers, *key_only] if providers else key_only)
 
 
 def unknown_list_ids_message(unknown: list[str]) -> str:

@@ -770,7 +770,8 @@ def test_auth_set_alone_lists_the_providers_it_takes(
         "websearch: auth set needs a provider, the id its API key is stored under: "
     )
     listed = err.split(" stored under: ", 1)[1].split(";", 1)[0].split(", ")
-    assert {"brave", "gemini", "tavily", "openrouter"} <= set(listed), listed
+    assert {"brave", "gemini", "tavily"} <= set(listed), listed
+    assert "; openrouter names no provider: the key Perplexity falls back to; write" in err
     # Keyless engines and sign-in-only providers take no key: `auth set` refuses them.
     assert not {"duckduckgo", "public", "searxng", "codex"} & set(listed), listed
     assert "write websearch auth set brave and paste the key when asked" in err
@@ -1051,7 +1052,10 @@ def test_auth_set_names_the_id_a_variable_name_or_a_typo_meant(
     assert main(["auth", "set", given]) == EXIT_USAGE
     out, err = capsys.readouterr()
     assert err.startswith(f"websearch: Unknown search provider: {given} (known: ")  # as typed
-    assert err.endswith(f", openrouter); did you mean {meant}?\n")
+    assert err.endswith(
+        ", synthetic; openrouter names no provider: the key Perplexity falls back to); "
+        f"did you mean {meant}?\n"
+    )
     assert SECRET not in out + err
     assert not _credentials_file().exists()
 
@@ -1064,12 +1068,14 @@ def test_auth_set_with_an_unknown_id_lists_only_the_ids_a_key_is_stored_under(
     _stdin(monkeypatch, SECRET)
     assert main(["auth", "set", "altavista"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    listed = err.split("(known: ", 1)[1].split(")", 1)[0].split(", ")
-    assert {"brave", "gemini", "tavily", "openrouter"} <= set(listed), listed
+    listed = err.split("(known: ", 1)[1].split(";", 1)[0].split(", ")
+    assert {"brave", "gemini", "tavily"} <= set(listed), listed
+    assert "; openrouter names no provider: the key Perplexity falls back to)" in err
     assert not {"duckduckgo", "public", "searxng", "codex"} & set(listed), listed
     assert main(["auth", "set"]) == EXIT_USAGE
-    alone = capsys.readouterr().err.split(" stored under: ", 1)[1].split(";", 1)[0]
-    assert alone.split(", ") == listed
+    alone = capsys.readouterr().err.split(" stored under: ", 1)[1]
+    assert alone.split(";", 1)[0].split(", ") == listed
+    assert alone.startswith(f"{', '.join(listed)}; openrouter names no provider: the key ")
 
 
 def test_auth_remove_names_the_stored_id_a_variable_name_or_a_typo_meant(
@@ -2273,7 +2279,7 @@ def test_an_option_beats_the_variable_in_the_message(
     monkeypatch.setenv("WEBSEARCH_TIMEOUT_SECONDS", "30")
     assert main(["python", "--timeout", "9999"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
-        "websearch: timeout_seconds (--timeout): Input should be less than or equal to 300\n"
+        "websearch: timeout_seconds (--timeout): must be more than 0 and at most 300 seconds\n"
     )
 
 
@@ -2300,7 +2306,7 @@ def test_an_invalid_setting_in_the_config_file_names_it(
         # not show as a date, and the table failed with a traceback until the mark was reset.
         (
             "auth_cooldown_seconds = 1e300",
-            "(auth_cooldown_seconds): Input should be less than or equal to 2678400",
+            "(auth_cooldown_seconds): must be at least 0 and at most 2678400 seconds",
         ),
         ("auth_cooldown_seconds = inf", "(auth_cooldown_seconds): Input should be a finite"),
     ],
@@ -2525,7 +2531,7 @@ def test_a_bad_provider_id_or_list_exits_2_naming_the_variable(
 def test_a_bad_deadline_option_exits_2_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["python", "--deadline", "0"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
-        "websearch: deadline_seconds (--deadline): Input should be greater than 0\n"
+        "websearch: deadline_seconds (--deadline): must be more than 0 and at most 900 seconds\n"
     )
 
 

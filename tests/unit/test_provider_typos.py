@@ -15,6 +15,8 @@ from websearch_core.settings import Settings
 from websearch_core.testing import Simulator
 
 _KEY = "sk-typo-test-5f1c2b"
+OPENROUTER_SAID = "; openrouter names no provider: the key Perplexity falls back to"
+"""How the ids a key is stored under end: the id that is no provider, with what it is for."""
 
 
 def _no_store() -> bool:
@@ -50,9 +52,9 @@ def test_auth_set_suggests_a_keyed_id_alone_and_nothing_for_no_near_id(
     # Guard (passes before and after): a keyed id's typo was suggested already.
     monkeypatch.setattr("sys.stdin", io.StringIO(_KEY))
     assert main(["auth", "set", "bravee"]) == EXIT_USAGE
-    assert capsys.readouterr().err.endswith(", openrouter); did you mean brave?\n")
+    assert capsys.readouterr().err.endswith(f"{OPENROUTER_SAID}); did you mean brave?\n")
     assert main(["auth", "set", "altavista"]) == EXIT_USAGE
-    assert capsys.readouterr().err.endswith(", openrouter)\n")
+    assert capsys.readouterr().err.endswith(f"{OPENROUTER_SAID})\n")
 
 
 @pytest.mark.parametrize("typed", ["serpapi", "exa.ai", "brave_search"])
