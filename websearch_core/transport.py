@@ -1686,9 +1686,10 @@ def _cross_origin_message(label: str, asked: "URL", target: "URL") -> str:
         there, here = f"{target.scheme}://{there}", f"{asked.scheme}://{here}"
         if (asked.scheme, target.scheme) == ("http", "https"):
             hint = f"; if {there} is the service, configure the base URL with https"
-    return (
-        f"{label} redirected to another origin ({there}); not followed, so credentials "
-        f"and the request body stay with {here}{hint}"
+    return search_failed(
+        label,
+        f"the request was redirected to another origin ({there}); not followed, so "
+        f"credentials and the request body stay with {here}{hint}",
     )
 
 
@@ -1701,14 +1702,12 @@ def _redirect_target(
     try:
         target = current.join(URL(location))
     except ValueError:
-        raise SearchProviderError(
-            provider, f"{label} redirected to an invalid location", status
-        ) from None
+        message = search_failed(label, "the request was redirected to an invalid location")
+        raise SearchProviderError(provider, message, status) from None
     if target.scheme.lower() not in ("http", "https") or not target.host:
         scheme = target.scheme or "relative"
-        raise SearchProviderError(
-            provider, f"{label} redirected to a {scheme}: location; not followed", status
-        )
+        said = f"the request was redirected to a {scheme}: location; not followed"
+        raise SearchProviderError(provider, search_failed(label, said), status)
     return target
 
 

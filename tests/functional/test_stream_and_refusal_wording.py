@@ -87,6 +87,30 @@ async def test_a_redirect_loop_is_a_failed_search(pid: str, label: str) -> None:
     assert type(failure) is SearchProviderError and failure.status == 302
 
 
+@pytest.mark.parametrize(("pid", "label"), [("brave", "Brave"), ("bing", "Bing")])
+async def test_a_redirect_to_another_scheme_is_a_failed_search(pid: str, label: str) -> None:
+    """Failed before for both: ``Brave redirected to a file: location; not followed``."""
+    failure, said = await _failure(pid, Fault.redirect("file:///etc/passwd"))
+    expected = f"{label} search failed: the request was redirected to a file: location; not "
+    assert failure.message == said == f"{expected}followed"
+    assert type(failure) is SearchProviderError and failure.status == 307
+
+
+async def test_a_credentialed_redirect_to_another_origin_is_a_failed_search() -> None:
+    """Failed before: ``Brave redirected to another origin (127.0.0.2:9); not followed ...``.
+
+    Brave's request carries its key, so the redirect is refused before anything is sent
+    there (nothing listens at port 9).
+    """
+    failure, said = await _failure("brave", Fault.redirect("http://127.0.0.2:9/x"))
+    assert failure.message == said
+    assert said.startswith(
+        "Brave search failed: the request was redirected to another origin (127.0.0.2:9); "
+        "not followed, so credentials and the request body stay with 127.0.0.1:"
+    ), said
+    assert type(failure) is SearchProviderError and failure.status == 307
+
+
 async def test_a_header_aiohttp_refuses_is_a_request_not_sent() -> None:
     """Failed before: ``Brave request was not sent: a header value holds ...``.
 

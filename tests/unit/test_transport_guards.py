@@ -134,7 +134,9 @@ async def test_credentials_never_follow_a_redirect_to_another_origin(
     request = HttpRequest(method="GET", url=f"{servers.home}/search", headers={header: KEY})
     with pytest.raises(SearchProviderError) as caught:
         await transport.send("p", "P", request)
-    assert caught.value.message.startswith("P redirected to another origin (127.0.0.2:")
+    assert caught.value.message.startswith(
+        "P search failed: the request was redirected to another origin (127.0.0.2:"
+    )
     assert caught.value.status == status
     assert servers.seen["other"] == []
 
@@ -149,9 +151,9 @@ async def test_an_upgrade_to_https_on_the_same_host_names_both_schemes(
     with pytest.raises(SearchProviderError) as caught:
         await transport.send("p", "P", request)
     assert caught.value.message == (
-        f"P redirected to another origin ({secure}); not followed, so credentials and the "
-        f"request body stay with {servers.home}; if {secure} is the service, configure the "
-        "base URL with https"
+        f"P search failed: the request was redirected to another origin ({secure}); not "
+        f"followed, so credentials and the request body stay with {servers.home}; if "
+        f"{secure} is the service, configure the base URL with https"
     )
     assert [path for _, path, _, _ in servers.seen["home"]] == ["/search"]
 
