@@ -126,3 +126,41 @@ def test_links_are_found_as_the_old_pattern_found_them() -> None:
             start, previous = links._spaced(text, match, previous), match.end()
             new.append((start, match.end(), match["url"], match["open"] is None))
         assert new == old, text
+
+
+# Stop 57 (filters60): a run of blanks longer than a window beside a cut kept its far end
+# (each cut was handed 400 characters either side, and the run went only as far as that).
+@pytest.mark.parametrize("blanks", [" " * 500, " " * 5_000, "\t" * 1_000, " \t" * 700])
+@pytest.mark.parametrize(
+    ("written", "cut"),
+    [
+        (f"Big. {CUT}{{}}More.", "Big. More."),
+        (f"Big.{{}}{CUT} More.", "Big. More."),
+        (f"Big. See {CUT}{{}}for details. More.", "Big. More."),
+        (f"Big. ({CUT}{{}}) More.", "Big. More."),
+        (f"{'x' * 900} Big.{{}}{CUT}{{}}More.", f"{'x' * 900} Big. More."),
+    ],
+)
+def test_a_long_run_of_blanks_beside_a_cut_goes_as_a_short_one_does(
+    written: str, cut: str, blanks: str
+) -> None:
+    # Failed before: the run's far end stayed (`Big.` and hundreds of blanks), and `for
+    # details` past 200 blanks was not read (`Big. for details.`).
+    assert unlinked(written.replace("{}", blanks), [CUT], [KEPT]) == cut
+
+
+def test_long_runs_beside_cuts_keep_each_cut_s_reading_a_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Failed before: the runs stayed. Each cut is still handed a window, not the run.
+    handed: list[int] = []
+    closed = links._closed
+
+    def reading(left: str, right: str) -> tuple[str, int]:
+        handed.append(max(len(left), len(right)))
+        return closed(left, right)
+
+    monkeypatch.setattr(links, "_closed", reading)
+    piece = f"Big.{' ' * 3_000}{CUT}{' ' * 3_000}More. "
+    assert unlinked(piece * 20, [CUT], [KEPT]) == "Big. More. " * 20
+    assert len(handed) == 20 and max(handed) <= 1_000

@@ -65,6 +65,8 @@ _LINE_OPENING: Final = re.compile(r"[ \t]*+(?:[-*+]|\d{1,3}[.)])?[ \t]*+")
 (the runs possessive: a marker opens with no space, and a run given back would be read
 again from each of its characters where the line holds more)."""
 _BLANKS: Final = " \t"
+_BLANK_RUN: Final = re.compile(r"[ \t]*+")
+"""The blanks after a cut URL, read once from it (:meth:`_Tidied.cut`)."""
 _TRAILING: Final = ".,!?;:'\""
 """What ends a sentence after a bare URL rather than the URL (as Codex's parser reads one)."""
 _TRACKING_PREFIX: Final = "utm_"
@@ -280,7 +282,9 @@ class _Tidied:
 
     def __init__(self, answer: str) -> None:
         self.answer = answer
-        self.done: list[str] = []
+        self.done: list[tuple[str, int, int]] = []
+        """Pieces of the text before the tail, each as a string and the span of it kept:
+        a span shortened in place, so giving back its end to the tail copies no more."""
         self.tail = ""
 
     def add(self, piece: str) -> None:
@@ -290,25 +294,51 @@ class _Tidied:
     def cut(self, stop: int) -> int:
         """Tidy the text so far before what follows ``stop`` (:func:`_closed`).
 
+        A run of blanks either side of the cut is read as one: the blanks before it go
+        (:meth:`_unblanked`), those after it are handed as their last one, so what stands
+        past a run longer than a window is read as if the run were a space.
+
         Returns:
             How many characters after ``stop`` go too.
         """
+        self._unblanked()
         if len(self.tail) > 2 * _WINDOW:
-            self.done.append(self.tail[:-_WINDOW])
+            self.done.append((self.tail, 0, len(self.tail) - _WINDOW))
             self.tail = self.tail[-_WINDOW:]
-        right = self.answer[stop : stop + _WINDOW]
-        if stop + _WINDOW < len(self.answer):
+        run = _BLANK_RUN.match(self.answer, stop)
+        shift = max(0, (run.end() if run else stop) - stop - 1)
+        start = stop + shift
+        right = self.answer[start : start + _WINDOW]
+        if start + _WINDOW < len(self.answer):
             right += _CUT_SHORT
         if not self.done:
             self.tail, skip = _closed(self.tail, right)
-            return skip
-        left, skip = _closed(_CUT_SHORT + self.tail, right)
-        self.tail = left.removeprefix(_CUT_SHORT)
-        return skip
+        else:
+            left, skip = _closed(_CUT_SHORT + self.tail, right)
+            self.tail = left.removeprefix(_CUT_SHORT)
+        return skip + shift if skip else 0
+
+    def _unblanked(self) -> None:
+        """The blanks ending the text so far taken out, and the tail a window long again.
+
+        :func:`_closed` takes them out anyway; a run longer than the tail left its far end
+        in :attr:`done`, and the words before it unread. Each blank is read once, and each
+        refill reads a window: the cuts stay linear.
+        """
+        self.tail = self.tail.rstrip(_BLANKS)
+        while len(self.tail) < _WINDOW and self.done:
+            text, begin, end = self.done.pop()
+            if not self.tail:
+                while end > begin and text[end - 1] in _BLANKS:
+                    end -= 1
+            taken = max(begin, end - (_WINDOW - len(self.tail)))
+            self.tail = text[taken:end] + self.tail
+            if taken > begin:
+                self.done.append((text, begin, taken))
 
     def joined(self) -> str:
         """The text, whole."""
-        return "".join(self.done) + self.tail
+        return "".join(text[begin:end] for text, begin, end in self.done) + self.tail
 
 
 def _bare_url(written: str) -> tuple[str, str]:
