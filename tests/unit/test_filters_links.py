@@ -212,9 +212,10 @@ READS_ON_ROUND_3 = [
 
 LEFT_AS_WRITTEN = [
     # A word of another language that may be the sentence's verb: left, with nothing
-    # surer to take (`Vous pouvez.` would read worse).
-    (f"Vous pouvez voir {CUT}.", "Vous pouvez voir."),
-    (f"Puedes ver {CUT}.", "Puedes ver."),
+    # surer to take (`Je veux.` would read worse). Stop 57 (filters60) takes the verb
+    # after words that only ask the reader to go there (`Vous pouvez voir <url>.`).
+    (f"Je veux voir {CUT}.", "Je veux voir."),
+    (f"Quiero ver {CUT}.", "Quiero ver."),
     # A comma after the URL before words: the sentence's own (filters58's guard, reread).
     (f"Data {CUT}, per the census.", "Data, per the census."),
     # Commas around the URL that are a list's, or a number's: one stays.
@@ -260,3 +261,49 @@ def test_a_pointing_word_matched_without_case_as_unicode_does_is_looked_up_alike
     """A guard: `ſee` (a long s) matches the pattern caselessly, and is found in the table
     so (this round's first lookup of the matched word raised `KeyError` on it)."""
     assert unlinked(f"Big. ſee {CUT}.", [CUT], [KEPT]) == "Big."
+
+
+# Stop 57 (filters60): what filters59 left. `Vous pouvez voir <url>.` read `Vous pouvez
+# voir.`; French `consulter` / `visiter`, German `besuchen Sie` and Spanish `visite` had no
+# row, and German's `Weitere Details siehe <url>.` kept `siehe` after its words.
+POINTING_VERBS = [
+    (f"Grand. Vous pouvez voir {CUT}.", "Grand."),
+    (f"Grand. Vous pouvez consulter {CUT} pour plus de détails.", "Grand."),
+    (f"Grand. On peut aussi visiter {CUT}.", "Grand."),
+    (f"Pour plus d'informations, vous pouvez consulter {CUT}.\nPlus.", "Plus."),
+    (f"Grand, et vous pouvez voir {CUT}.", "Grand."),
+    (f"Grand. Consultez {CUT}.", "Grand."),
+    (f"Les chiffres (visitez {CUT}) diffèrent.", "Les chiffres diffèrent."),
+    (f"Groß. Besuchen Sie {CUT} für Details.", "Groß."),
+    (f"Groß. Weitere Details siehe {CUT}.", "Groß."),
+    (f"Grande. Puedes ver {CUT}.", "Grande."),
+    (f"Grande. Visite {CUT} para más detalles.", "Grande."),
+    (f"Grande. Puede consultar {CUT}.", "Grande."),
+    (f"Grande, y puedes ver {CUT}.", "Grande."),
+]
+
+POINTING_VERBS_NEAR_MISSES = [
+    # The verb of a sentence that asks nothing of the reader, or goes on past the URL.
+    (f"Je veux voir {CUT}.", "Je veux voir."),
+    (f"Vous pouvez voir {CUT} qui montre la carte.", "Vous pouvez voir qui montre la carte."),
+    (f"On peut voir que la population croît {CUT}.", "On peut voir que la population croît."),
+    (f"Voir la carte. Les chiffres {CUT} diffèrent.", "Voir la carte. Les chiffres diffèrent."),
+    (f"El turista visita {CUT}.", "El turista visita."),
+    (f"Sie können {CUT} besuchen.", "Sie können besuchen."),
+    # A page kept keeps its words.
+    (f"Vous pouvez voir {KEPT}.", f"Vous pouvez voir {KEPT}."),
+    (f"Besuchen Sie {KEPT}.", f"Besuchen Sie {KEPT}."),
+]
+
+
+@pytest.mark.parametrize(("written", "cut"), POINTING_VERBS)
+def test_another_language_s_pointing_verbs_go_with_the_url(written: str, cut: str) -> None:
+    # Failed before: `Vous pouvez voir.`, `Consultez.`, `Besuchen Sie für Details.`,
+    # `Weitere Details siehe.`, `Puedes ver.`, `Visite para más detalles.`.
+    assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+@pytest.mark.parametrize(("written", "cut"), POINTING_VERBS_NEAR_MISSES)
+def test_a_verb_that_does_not_point_at_the_url_stays(written: str, cut: str) -> None:
+    """A guard: a verb after words asking nothing, or one the sentence goes on after."""
+    assert unlinked(written, [CUT], [KEPT]) == cut

@@ -21,7 +21,9 @@ What each row holds, and why each goes only where it is safe:
   ``for details`` follows it). The other languages' words go only where they open their
   clause (after a sentence's end, a bracket, a comma, a semicolon or a colon, or a list
   marker), as an imperative does: after other words they may be a verb the sentence goes
-  on with (French ``Vous pouvez voir <url>.``), and taking it would leave ``Vous pouvez.``
+  on with (French ``Je veux voir <url>.``), and taking it would leave ``Je veux.``. After
+  words that only ask the reader to go there (:data:`ASKED`: ``Vous pouvez voir <url>.``)
+  they point, and the sentence goes whole.
 * :data:`PREPOSITIONS`: a word whose phrase is the URL and nothing else (``at <url>``,
   German ``unter <url>``, French ``sur <url>``, Spanish ``en <url>``): it goes wherever it
   stands before a cut URL.
@@ -33,13 +35,24 @@ What each row holds, and why each goes only where it is safe:
 
 from typing import Final
 
-__all__ = ["FOR_MORE", "LEADS", "OPENING_ONLY", "POINTERS", "PREPOSITIONS"]
+__all__ = ["ASKED", "FOR_MORE", "LEADS", "OPENING_ONLY", "POINTERS", "PREPOSITIONS"]
 
 POINTERS: Final[dict[str, tuple[str, ...]]] = {
     "en": ("please see", "please visit", "see also", "see", "visit"),
-    "de": ("siehe auch", "siehe"),
-    "fr": ("voir aussi", "voir"),
-    "es": ("véase también", "véase", "ver también", "ver", "consulte"),
+    "de": ("siehe auch", "siehe", "besuchen Sie"),
+    "fr": ("voir aussi", "voir", "voyez", "consulter", "consultez", "visiter", "visitez"),
+    "es": (
+        "véase también",
+        "véase",
+        "ver también",
+        "ver",
+        "consulte",
+        "consulta",
+        "consultar",
+        "visite",
+        "visita",
+        "visitar",
+    ),
 }
 """Imperatives pointing at the URL after them, by language (ISO 639-1)."""
 OPENING_ONLY: Final = frozenset(("de", "fr", "es"))
@@ -66,3 +79,16 @@ LEADS: Final[dict[str, str]] = {
 }
 """Patterns of a sentence's words before a preposition and the URL, saying only where more
 is to be read (a space standing for any run of them)."""
+ASKED: Final[dict[str, str]] = {
+    "en": r"(?:(?:for (?:more )?(?:details|information|info)|also|alternatively),? )?"
+    r"(?:you|readers|users) (?:can|could|may|might)(?: also)?",
+    "de": r"(?:weitere |mehr )?(?:Details|Informationen|Einzelheiten)",
+    "fr": r"(?:(?:pour (?:plus de détails|plus d['’]informations|en savoir plus)),? )?"
+    r"(?:vous|on) (?:pouvez|pourrez|pourriez|peut)(?: (?:aussi|également))?",
+    "es": r"(?:para (?:más )?(?:detalles|información),? )?"
+    r"(?:puedes|puede|pueden|podrás|podrá|podéis)(?: también)?",
+}
+"""Patterns of a sentence's words before a pointing word that only ask the reader to go to
+the URL (``You can visit <url>.``, ``Vous pouvez voir <url>.``, German's ``Weitere Details
+siehe <url>.``; a space standing for any run of them): with the URL gone the sentence asks
+nothing, and goes. A pointing word of :data:`OPENING_ONLY` after them points too."""

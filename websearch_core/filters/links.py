@@ -123,15 +123,18 @@ _FOR_MORE: Final = re.compile(
 )
 """What ``see <url>`` goes on with and nothing else does (``see <url> for details``)."""
 _ASKED: Final = re.compile(
-    r"(?:(?:for[ \t]+(?:more[ \t]+)?(?:details|information|info)|also|alternatively)"
-    r",?[ \t]+)?(?:you|readers|users)[ \t]+(?:can|could|may|might)(?:[ \t]+also)?\Z",
+    r"(?:"
+    + "|".join(phrase.replace(" ", r"[ \t]+") for phrase in link_words.ASKED.values())
+    + r")\Z",
     re.IGNORECASE,
 )
-"""A sentence's words before ``see`` / ``visit`` that only ask the reader to go to the URL
-(``You can visit <url>.``): with the URL gone the sentence asks nothing."""
-_CLAUSE_JOIN: Final = re.compile(r"(?:,?[ \t]+and|;)\Z", re.IGNORECASE)
+"""A sentence's words before a pointing word that only ask the reader to go to the URL
+(``You can visit <url>.``, ``Vous pouvez voir <url>.``, :data:`.link_words.ASKED`): with
+the URL gone the sentence asks nothing."""
+_CLAUSE_JOIN: Final = re.compile(r"(?:,?[ \t]+(?:and|et|y|und)|;)\Z", re.IGNORECASE)
 """What joins a clause that only asked the reader to go to the URL to the sentence before it
-(``Big, and you can see <url>.``, ``Big; you can visit <url>.``)."""
+(``Big, and you can see <url>.``, ``Big; you can visit <url>.``, ``Grand, et vous pouvez
+voir <url>.``)."""
 _ON_THE_URL: Final = re.compile(r"[ \t]*,[ \t]+(?:which|where)\b[^.!?\n()\[\]<>]*(?=[.!?\n])")
 """A relative clause on the URL after ``see <url>``, to its sentence's end (:func:`_on_the_url`)."""
 _ASKED_REACH: Final = 80
@@ -507,10 +510,12 @@ def _pointing(left: str) -> re.Match[str] | None:
 
     A word of a language that writes it as a verb too (:data:`.link_words.OPENING_ONLY`)
     points only where it opens its clause: ``(siehe <url>)``, ``Voir <url>.``, ``; ver
-    <url>``; after other words (``Vous pouvez voir <url>``) it is the sentence's verb.
+    <url>``, or follows words that only ask the reader to go there (``Vous pouvez voir
+    <url>``: :func:`_asks_only`); after other words (``Je veux voir <url>``) it is the
+    sentence's verb.
 
     Example:
-        >>> _pointing("Big (siehe")["word"], _pointing("Vous pouvez voir") is None
+        >>> _pointing("Big (siehe")["word"], _pointing("Je veux voir") is None
         ('siehe', True)
     """
     pointer = _POINTER.search(left, max(0, len(left) - _POINTER_REACH))
@@ -522,8 +527,26 @@ def _pointing(left: str) -> re.Match[str] | None:
     if kind == "pointer" and language in link_words.OPENING_ONLY:
         before = left[: pointer.start()].rstrip(" \t")
         if not (_opens_sentence(before) or before[-1:] in ("", "[", ",", ";", ":")):
-            return None
+            return pointer if _asks_only(before) else None
     return pointer
+
+
+def _asks_only(before: str) -> bool:
+    """Whether ``before`` ends with words that only ask the reader to go to the URL.
+
+    :data:`_ASKED` (``Vous pouvez``), opening their sentence or joined to the one before
+    (``Grand, et vous pouvez``): the verb after them points at the URL. ``Je veux voir
+    <url>`` asks nothing, and its verb stays.
+
+    Example:
+        >>> _asks_only("Grand. Vous pouvez"), _asks_only("Je veux")
+        (True, False)
+    """
+    asked = _ASKED.search(before, max(0, len(before) - _ASKED_REACH))
+    if asked is None:
+        return False
+    opening = before[: asked.start()].rstrip(" \t")
+    return _opens_sentence(opening) or _CLAUSE_JOIN.search(opening) is not None
 
 
 def _kind(pointer: re.Match[str]) -> tuple[str, str]:
