@@ -307,3 +307,36 @@ def test_another_language_s_pointing_verbs_go_with_the_url(written: str, cut: st
 def test_a_verb_that_does_not_point_at_the_url_stays(written: str, cut: str) -> None:
     """A guard: a verb after words asking nothing, or one the sentence goes on after."""
     assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+# Stop 57 (filters60): `Data is at <url>, which shows X.` read `Data is, which shows X.`:
+# the `which` clause on the page went only after `see <url>`. A sentence whose predicate
+# was `at <url>` and a clause on that page said only where a thing is, and goes whole.
+IS_AT_WHICH = [
+    (f"Big. Data is at {CUT}, which is updated daily. More.", "Big. More."),
+    (f"Big. The figures are at {CUT}, where each ward is listed.", "Big."),
+    (f"Big.\n- The figures are at {CUT}, which lists them.\n- More.", "Big.\n- More."),
+]
+
+IS_AT_WHICH_NEAR_MISSES = [
+    # A predicate saying more than where: only `at` goes, and `which` reads on it.
+    (f"Data is available at {CUT}, which shows X.", "Data is available, which shows X."),
+    # A clause holding another URL (as main read it: no rule sure enough), a page kept.
+    (f"Data is at {CUT}, which cites {KEPT}.", f"Data is, which cites {KEPT}."),
+    (f"Data is at {KEPT}, which shows X.", f"Data is at {KEPT}, which shows X."),
+    (f"Data {CUT}, per the census.", "Data, per the census."),
+]
+
+
+@pytest.mark.parametrize(("written", "cut"), IS_AT_WHICH)
+def test_a_sentence_saying_only_where_the_page_is_and_what_it_shows_goes(
+    written: str, cut: str
+) -> None:
+    # Failed before: `Big. Data is, which is updated daily. More.`.
+    assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+@pytest.mark.parametrize(("written", "cut"), IS_AT_WHICH_NEAR_MISSES)
+def test_a_which_clause_after_more_than_is_at_stays(written: str, cut: str) -> None:
+    """A guard: a predicate saying more, a clause citing a page, a page kept, a comma."""
+    assert unlinked(written, [CUT], [KEPT]) == cut

@@ -617,12 +617,8 @@ def _unpointed(left: str, right: str, pointer: re.Match[str]) -> tuple[str, int]
     skip = phrase.end() if phrase else 0
     rest = head[skip:].lstrip(" \t")
     sentence = _SENTENCE_REST.match(head, skip)
-    word = pointer["word"].casefold()
-    if word == "at" and (not rest or rest[0] in ".!?\n)"):
-        predicate = _COPULA_AT.search(before)
-        said = _said(head, sentence)
-        if sentence and said and predicate and _bare_subject(before, predicate):
-            return _sentence_gone(before[: predicate.start()], right, sentence.end())
+    if pointer["word"].casefold() == "at" and (gone := _only_where(before, right, skip)):
+        return gone
     if preposition or phrase or not rest or rest[0] in _CLAUSE_ENDS:
         if sentence is not None and _said(head, sentence):
             ends = not rest or rest[0] in ".!?\n)"
@@ -633,6 +629,32 @@ def _unpointed(left: str, right: str, pointer: re.Match[str]) -> tuple[str, int]
     if _opens_sentence(before) and sentence and _said(head, sentence):
         return _sentence_gone(before, right, sentence.end())  # `See <url> for the figures.`
     return left, 0
+
+
+def _only_where(before: str, right: str, skip: int) -> tuple[str, int] | None:
+    """The sentence ``<subject> is at <url>`` gone whole, if it said only where a thing is.
+
+    Its subject is bare (:func:`_bare_subject`: ``Details are at <url>.``), and nothing but
+    its end follows the URL, or a clause on the page (``Data is at <url>, which shows
+    it.``: :func:`_on_the_url`, read ``Data is, which shows it.``), which speaks of the URL
+    as the sentence did. ``None``: the sentence says more, and only ``at`` goes.
+
+    Args:
+        before: The text before ``at``.
+        right: The text after the cut URL.
+        skip: What of ``right`` goes already (``for details``).
+    """
+    head = right[:_HEAD]
+    clause = None if skip else _on_the_url(head)
+    end = clause.end() if clause else skip
+    rest = head[end:].lstrip(" \t")
+    if rest and rest[0] not in ".!?\n)":
+        return None
+    predicate = _COPULA_AT.search(before)
+    sentence = _SENTENCE_REST.match(head, end)
+    if sentence and _said(head, sentence) and predicate and _bare_subject(before, predicate):
+        return _sentence_gone(before[: predicate.start()], right, sentence.end())
+    return None
 
 
 def _said(head: str, sentence: re.Match[str] | None) -> bool:
