@@ -340,3 +340,60 @@ def test_a_sentence_saying_only_where_the_page_is_and_what_it_shows_goes(
 def test_a_which_clause_after_more_than_is_at_stays(written: str, cut: str) -> None:
     """A guard: a predicate saying more, a clause citing a page, a page kept, a comma."""
     assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+# Stop 57 (filters60): Chinese and Japanese had no rule. Their sentences hold no spaces:
+# a URL runs into the full stop or the words after it (a URL pattern took `p。` and
+# `pを参照` as its path, so the page was not found and stayed), and the pointing words
+# (`详见`, `参见`, `請參考`, `詳しくは`, `を参照`) stand against it. A reader expects the
+# sentence that only said where to read more to go, and no space where none was written.
+WIDE = [
+    (f"很大。详情请见 {CUT}。", "很大。"),
+    (f"很大。详情请见 {CUT}。更多。", "很大。更多。"),
+    (f"很大。参见{CUT}", "很大。"),
+    (f"很大。請參考 {CUT}", "很大。"),
+    (f"大きい。詳しくは{CUT}をご覧ください。", "大きい。"),
+    (f"大きい。{CUT}を参照。次。", "大きい。次。"),
+    (f"数据很多，详见{CUT}。", "数据很多。"),
+    (f"数据很多（参见{CUT}）。更多。", "数据很多。更多。"),
+    (f"大きい（{CUT}）。", "大きい。"),
+    (f"很大。\n\n详情请见 {CUT}。\n\n更多。", "很大。\n\n更多。"),
+    (f"- 很大。\n- 参见{CUT}\n- 更多。", "- 很大。\n- 更多。"),
+    (f"参见{CUT}、{KEPT}。", f"参见{KEPT}。"),
+    (f"来源：{KEPT}，{CUT}。", f"来源：{KEPT}。"),
+    (f"数据很多，{CUT}，更多。", "数据很多，更多。"),
+]
+
+WIDE_NEAR_MISSES = [
+    # Words going on after the URL are the sentence's: the pointing word stays with them.
+    (f"参见{CUT}中的表格。", "参见中的表格。"),
+    # A pointing word elsewhere, a page kept, a link's words.
+    (f"参见上文。数据很多 {CUT}。", "参见上文。数据很多。"),
+    (f"很大。参见{KEPT}。", f"很大。参见{KEPT}。"),
+    (f"很大。{KEPT}を参照。", f"很大。{KEPT}を参照。"),
+    (f"# [东京人口]({CUT})\n很大。", "# 东京人口\n很大。"),
+    # A page whose path is wide is its own page, kept while a shorter one is cut.
+    ("见 https://a.org/wiki/东京。", "见 https://a.org/wiki/东京。"),
+]
+
+
+@pytest.mark.parametrize(("written", "cut"), WIDE)
+def test_chinese_and_japanese_pointing_words_go_with_the_url(written: str, cut: str) -> None:
+    # Failed before: the URL run into `。` or `を参照` stayed whole (its page not found),
+    # or `参见`, `請參考`, `，` were left for nothing, or a space or `（）` joined the rest.
+    assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+def test_a_url_cited_as_the_parser_read_it_run_into_the_text_goes_without_the_full_stop() -> None:
+    # Failed before: Codex's parser makes the source `<url>。` of `<url>。`; its cut took the
+    # sentence's `。` with it (`很大。详情请见`).
+    assert unlinked(f"很大。详情请见 {CUT}。", [f"{CUT}。"], [KEPT]) == "很大。"
+    assert unlinked(f"大きい。詳しくは{CUT}をご覧ください。", [f"{CUT}をご覧ください。"], []) == (
+        "大きい。"
+    )
+
+
+@pytest.mark.parametrize(("written", "cut"), WIDE_NEAR_MISSES)
+def test_chinese_and_japanese_words_not_pointing_at_the_url_stay(written: str, cut: str) -> None:
+    """A guard: words going on past the URL, a pointing word elsewhere, pages kept."""
+    assert unlinked(written, [CUT, "https://a.org/wiki/"], [KEPT, "https://a.org/wiki/东京"]) == cut

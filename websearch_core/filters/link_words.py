@@ -10,9 +10,10 @@ asked in. The real captures in ``fixtures/`` hold one answer that is not English
 in Chinese (``fixtures/kimi``), and it names its pages as Markdown headings' links, whose
 words stay: no pointing word there to learn from. German, French and Spanish are here as
 the most asked languages after English that write a pointing word and a URL apart with
-spaces. Chinese and Japanese write ``详见`` / ``詳細は`` against the URL with no space, and a
-URL running into the full stop ``。`` is a different page to the parsers' reading (the
-source made of it keeps the ``。``), so a rule there would be written blind: none is.
+spaces. Chinese and Japanese write ``详见`` / ``詳細は`` against the URL with no space, and
+a URL runs into the full stop ``。`` or the words after it (``<url>を参照``): their rows,
+:data:`WIDE_BEFORE` and :data:`WIDE_AFTER`, are read by :mod:`.links_wide`, which also
+says where such a URL ends.
 
 What each row holds, and why each goes only where it is safe:
 
@@ -35,7 +36,16 @@ What each row holds, and why each goes only where it is safe:
 
 from typing import Final
 
-__all__ = ["ASKED", "FOR_MORE", "LEADS", "OPENING_ONLY", "POINTERS", "PREPOSITIONS"]
+__all__ = [
+    "ASKED",
+    "FOR_MORE",
+    "LEADS",
+    "OPENING_ONLY",
+    "POINTERS",
+    "PREPOSITIONS",
+    "WIDE_AFTER",
+    "WIDE_BEFORE",
+]
 
 POINTERS: Final[dict[str, tuple[str, ...]]] = {
     "en": ("please see", "please visit", "see also", "see", "visit"),
@@ -92,3 +102,48 @@ ASKED: Final[dict[str, str]] = {
 the URL (``You can visit <url>.``, ``Vous pouvez voir <url>.``, German's ``Weitere Details
 siehe <url>.``; a space standing for any run of them): with the URL gone the sentence asks
 nothing, and goes. A pointing word of :data:`OPENING_ONLY` after them points too."""
+WIDE_BEFORE: Final = (
+    # Chinese, simplified and traditional: "for details see", "see", "please refer to".
+    "详情请见",
+    "詳情請見",
+    "详情请参见",
+    "詳情請參見",
+    "详情请参阅",
+    "详情请访问",
+    "詳情請訪問",
+    "更多信息请见",
+    "更多信息请访问",
+    "详见",
+    "詳見",
+    "请见",
+    "請見",
+    "参见",
+    "參見",
+    "请参见",
+    "請參見",
+    "参阅",
+    "參閱",
+    "请参阅",
+    "請參閱",
+    "请参考",
+    "請參考",
+    "请访问",
+    "請訪問",
+    # Japanese: "for details", "for more".
+    "詳しくは",
+    "詳細は",
+    "詳細については",
+    "詳しい情報は",
+)
+"""Chinese and Japanese words written before a URL only to point at it (:mod:`.links_wide`)."""
+WIDE_AFTER: Final = (
+    # Japanese: "(please) see", "(please) refer to".
+    "をご覧ください",
+    "をご覧下さい",
+    "をご参照ください",
+    "を参照してください",
+    "を参照して下さい",
+    "を参照",
+    "参照",
+)
+"""Japanese words written after a URL only to point at it (:mod:`.links_wide`)."""

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
-from . import link_words
+from . import link_words, links_wide
 
 __all__ = ["page_key", "unlinked"]
 
@@ -55,11 +55,12 @@ written as a link); the URL one level of balanced parentheses (Wikipedia's
 ``XAI_(company)``)."""
 _LABEL: Final = re.compile(r"\[?\d{1,4}\]?|https?://\S*")
 """A link's words that are no words of the answer: a citation's number or the URL itself."""
-_BARE: Final = re.compile(r"<?(?P<url>https?://[^\s<>\"'`\[\]]+)")
+_BARE: Final = re.compile(r"<?(?P<url>https?://(?:[^\s<>\"'`\[\]、，；]|[、，；](?!<?https?://))+)")
 """A URL written bare in the text (or as Markdown's ``<url>``); the URL takes a closing
 parenthesis or a full stop of the text with it (:func:`_bare_url` gives them back). What
 stands before it, a list marker opening its line or a parenthesis it may stand alone in,
-is read back from it (:func:`_bare_urls`), each character once."""
+is read back from it (:func:`_bare_urls`), each character once. A Chinese or Japanese
+list's mark (``、``, ``，``, ``；``) before another URL ends it: no space parts them."""
 _LINE_OPENING: Final = re.compile(r"[ \t]*+(?:[-*+]|\d{1,3}[.)])?[ \t]*+")
 """What may stand between a line's start and a URL alone on it: spaces and a list marker
 (the runs possessive: a marker opens with no space, and a run given back would be read
@@ -72,7 +73,7 @@ _TRAILING: Final = ".,!?;:'\""
 _TRACKING_PREFIX: Final = "utm_"
 """Query pairs a link adds to say who sent the reader (OpenAI's ``utm_source=openai``): the
 same page with or without them."""
-_PAIRS: Final = {"(": ")", "[": "]", "<": ">"}
+_PAIRS: Final = {"(": ")", "[": "]", "<": ">", "（": "）", "【": "】", "「": "」", "《": "》"}
 """Brackets a cut may leave holding nothing (``(see)`` once ``see`` went): they go too."""
 _CLAUSE_ENDS: Final = ".!?;:)]>,\n"
 """What may follow a cut URL when the words before it pointed at it alone."""
@@ -157,13 +158,13 @@ it stays (:func:`_apposition`)."""
 _SENTENCE_REST: Final = re.compile(r"[^.!?\n()]*[.!?]?")
 """The rest of a sentence, up to its end or the parentheses it stands in."""
 _CONNECTOR_AFTER: Final = re.compile(
-    r"(?:(?:[ \t]*,)?[ \t]+(?:and|or)[ \t]+|[ \t]*[,;][ \t]*)(?=https?://|<https?://|\[)"
+    r"(?:(?:[ \t]*,)?[ \t]+(?:and|or)[ \t]+|[ \t]*[,;、，；][ \t]*)(?=https?://|<https?://|\[)"
 )
-"""``, ``, ``; `` or `` and `` joining the cut URL to the next item of a list (a URL or a
-link)."""
-_CONNECTOR_BEFORE: Final = re.compile(r"(?:,?[ \t]+(?:and|or)|[,;])[ \t]*\Z")
-"""``, ``, `` and `` or ``, or `` joining the cut URL to the item before it (or ``;``
-ending the clause before a ``see <url>`` that went)."""
+"""``, ``, ``; `` or `` and `` (or Chinese and Japanese ``、``, ``，``, ``；``) joining the
+cut URL to the next item of a list (a URL or a link)."""
+_CONNECTOR_BEFORE: Final = re.compile(r"(?:,?[ \t]+(?:and|or)|[,;、，；])[ \t]*\Z")
+"""``, ``, `` and `` or ``, or `` (or ``、``, ``，``, ``；``) joining the cut URL to the
+item before it (or ``;`` ending the clause before a ``see <url>`` that went)."""
 _LABEL_LINE: Final = re.compile(
     r"(?:\A|(?<=\n)|(?<=[.!?])[ \t]++|(?<=\])[ \t]++)"
     r"(?P<marker>[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)?"
@@ -230,7 +231,8 @@ def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
         ...          ["https://a.org/x", "https://b.org/"], ["https://c.org/"])
         "Big. See B's page and [c](https://c.org/)."
     """
-    gone = {page_key(url) for url in dropped} - {page_key(url) for url in kept}
+    shown = {page_key(url) for url in kept}
+    gone = {page_key(url) for url in dropped} - shown
     if not gone:
         return answer
     text = _Tidied(answer)
@@ -250,7 +252,7 @@ def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
         text.add(answer[end:start])
         end = match.end() + text.cut(match.end())
     text.add(answer[end:])
-    return _unbared(text.joined(), gone)
+    return _unbared(text.joined(), gone, shown)
 
 
 def _spaced(answer: str, match: re.Match[str], previous: int) -> int:
@@ -360,7 +362,31 @@ def _bare_url(written: str) -> tuple[str, str]:
     return url, written[len(url) :]
 
 
-def _unbared(answer: str, gone: set[str]) -> str:
+def _gone_url(written: str, gone: set[str], shown: set[str]) -> tuple[str, str] | None:
+    """A bare URL as matched split into a gone page's URL and what the text goes on with.
+
+    ``None`` if it names no page gone. A URL run into Chinese or Japanese text
+    (``https://a.org/p。``, ``https://a.org/pを参照``) is tried at each place it may end
+    (:func:`.links_wide.url_ends`), longest first, up to a page shown; the full-width marks
+    closing it go back to the text.
+
+    Example:
+        >>> _gone_url("https://a.org/p。", {"https://a.org/p"}, set())
+        ('https://a.org/p', '。')
+        >>> _gone_url("https://a.org/p).", {"https://a.org/p"}, set())
+        ('https://a.org/p', ').')
+    """
+    for end in links_wide.url_ends(_bare_url(written)[0]):
+        url = _bare_url(end)[0]
+        if page_key(url) in shown:
+            return None
+        if page_key(url) in gone:
+            cut = url.rstrip(links_wide.WIDE_STOPS)
+            return cut, written[len(cut) :]
+    return None
+
+
+def _unbared(answer: str, gone: set[str], shown: set[str]) -> str:
     """``answer`` without the URLs written bare in it of the ``gone`` pages.
 
     Codex's answer with no ``url_citation`` names its sources so (its parser makes a source
@@ -379,9 +405,10 @@ def _unbared(answer: str, gone: set[str]) -> str:
         start = found.url_start
         if _in_link(answer, start):
             continue
-        url, rest = _bare_url(found.url)
-        if page_key(url) not in gone:
+        split = _gone_url(found.url, gone, shown)
+        if split is None:
             continue
+        url, rest = split
         stop = start + len(url)
         if answer[start - 1 : start] == "<" and answer[stop : stop + 1] == ">":
             start, stop = start - 1, stop + 1  # Markdown's `<url>`: its brackets go with it
@@ -491,16 +518,23 @@ def _closed(left: str, right: str) -> tuple[str, int]:
     head = right[:_HEAD]
     after = _CONNECTOR_AFTER.match(head)
     pointer = _pointing(left)
-    if after and (pointer or not left or left[-1] in "\n([<:"):
+    if after and (
+        pointer or not left or left[-1] in "\n([<:：（，、" or links_wide.ends_pointing(left)
+    ):
         # The next item of a list takes the cut one's place: `see a or b` reads `see b`.
-        return left + (" " if left and left[-1] not in "\n([<" else ""), after.end()
+        spaced = left and left[-1] not in "\n([<" and not links_wide.is_wide(left[-1])
+        return left + (" " if spaced else ""), after.end()
     if _ends_line(right, 0) and (label := _label_line(left)) is not None:
         line_end = right.find("\n")
         if line_end >= 0 and _URL_LINE.match(right, line_end + 1):
             return left, line_end  # the label goes on to the URLs of the lines below
         return _unlabelled(left[:label], right)
     skip = 0
-    if pointer:
+    if wide := links_wide.pointed(left, right):
+        left, skip = left[: wide.start], wide.skip
+        if wide.whole:
+            left, skip = _sentence_gone(left, right, skip)
+    elif pointer:
         left, skip = _unpointed(left, right, pointer)
     return _tidied(left, right, skip)
 
@@ -773,7 +807,8 @@ def _tidied(left: str, right: str, skip: int) -> tuple[str, int]:
         stripped = rest.lstrip(" \t")
         spaces, follows = len(rest) - len(stripped), stripped[:1]
         last = left[-1:]
-        ends = not follows or follows in _CLAUSE_ENDS or _FOR_MORE.match(rest) is not None
+        ends = not follows or follows in _CLAUSE_ENDS + links_wide.WIDE_STOPS
+        ends = ends or _FOR_MORE.match(rest) is not None
         if last in _PAIRS and follows == _PAIRS[last]:
             left, skip = left[:-1].rstrip(" \t"), skip + spaces + 1
         elif ends and (found := _CONNECTOR_BEFORE.search(left[-_HEAD:])):
@@ -787,7 +822,20 @@ def _tidied(left: str, right: str, skip: int) -> tuple[str, int]:
         else:
             break
     joins = left and left[-1] not in "\n([<" and follows and follows not in _CLAUSE_ENDS
+    if joins and _wide_join(left[-1], follows):
+        return left, skip + spaces
     return left + (" " if joins else ""), skip + spaces
+
+
+def _wide_join(last: str, follows: str) -> bool:
+    """Whether ``last`` and ``follows`` join with no space.
+
+    Chinese or Japanese on both sides, or a full-width mark on either: such text writes
+    none (``很大（<url>）。`` reads ``很大。``).
+    """
+    wide_last, wide_follows = links_wide.is_wide(last), links_wide.is_wide(follows)
+    marks = links_wide.WIDE_STOPS + "（【「『《"
+    return (wide_last and wide_follows) or last in marks or follows in marks
 
 
 def _apposition(before: str, after: str) -> bool:
@@ -813,10 +861,14 @@ def _apposition(before: str, after: str) -> bool:
 
 
 def _doubled(last: str, follows: str) -> bool:
-    """Whether ``follows`` (a comma or a sentence's end) repeats or has nothing to end."""
-    if follows == ",":
-        return not last or last in "\n([<:,;.!?"
-    return bool(follows) and follows in ".!?;:" and (not last or last in "\n.!?;:")
+    """Whether ``follows`` (a comma or a sentence's end) repeats or has nothing to end.
+
+    Chinese and Japanese marks (``，``, ``。``) count as their kin.
+    """
+    if follows in (",", "，", "、"):
+        return not last or last in "\n([<:,;.!?（，、；：。！？"
+    ends = ".!?;:。！？；："
+    return bool(follows) and follows in ends and (not last or last in "\n" + ends)
 
 
 def _ends_clause(rest: str) -> bool:

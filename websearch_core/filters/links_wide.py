@@ -1,0 +1,160 @@
+"""Chinese and Japanese text around a cut URL: where the URL ends, and the words it takes.
+
+:func:`~.links.unlinked` takes a cut page's URL out of an answer, and the words written for
+it alone (:func:`~.links._closed`). Those rules read words between spaces; Chinese and
+Japanese write none, and end their sentences and clauses with full-width marks (``。``,
+``，``, ``：``, ``（）``). Two things differ:
+
+* Where a bare URL ends. ``详情请见https://a.org/p。`` and ``https://a.org/pを参照`` run
+  the URL into the text: a URL pattern takes ``p。`` or ``pを参照`` as its path (Codex's
+  parser does: the source it makes keeps them). :func:`url_ends` gives the places a
+  written URL may end, longest first: as written, without the full-width marks closing
+  it, and before each run of wide characters that follows an ASCII one.
+* The words that point at it. A reader of ``很大。详情请见 <url>。`` expects ``很大。``:
+  the sentence said only where the details are. The pointing words are
+  :data:`.link_words.WIDE_BEFORE` (``详见``, ``参见``, ``請參考``, ``詳しくは``) and
+  :data:`.link_words.WIDE_AFTER` (``を参照``, ``をご覧ください``); :func:`pointed` finds
+  them, and what the URL's clause or sentence was.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from . import link_words
+
+__all__ = ["WIDE_STOPS", "Pointed", "ends_pointing", "is_wide", "pointed", "url_ends"]
+
+_WIDE_CHARS: Final = (
+    "\u3000-\u30ff"  # CJK symbols and punctuation, hiragana, katakana
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\uff00-\uffef"  # half-width and full-width forms
+)
+_WIDE: Final = re.compile(f"[{_WIDE_CHARS}]")
+_WIDE_AFTER_ASCII: Final = re.compile(f"(?<=[\\x21-\\x7e])[{_WIDE_CHARS}]")
+"""A wide character right after an ASCII one in a URL as written: a place it may end."""
+WIDE_STOPS: Final = "。，、；：！？）」』】》〉．；：！？"
+"""Full-width marks that close a sentence, a clause or a bracket: never a URL's last
+character as a page writes it (a URL ending so ran into the text)."""
+_SENTENCE_ENDS: Final = "。！？!?."
+_CLAUSE_MARKS: Final = "，、；：,;:"
+_OPENINGS: Final = "（(【「『《"
+_CLOSINGS: Final = "）)】」』》"
+_LISTED: Final = re.compile(r"[ \t]*(?:<?https?://|\[)")
+"""A URL or a link after a clause mark: the cut URL was a list's item."""
+_ITEM: Final = re.compile(r"(?:\A|\n)[ \t]*(?:[-*+]|\d{1,3}[.)])\Z")
+"""A list item's marker, alone before the words opening the item."""
+_REACH: Final = 20
+"""How far back from a cut a wide pointing word may start."""
+_BEFORE: Final = re.compile(
+    "(?P<word>"
+    + "|".join(map(re.escape, sorted(link_words.WIDE_BEFORE, key=len, reverse=True)))
+    + r")[ \t]*\Z"
+)
+_AFTER: Final = re.compile(
+    r"[ \t]*(?P<word>"
+    + "|".join(map(re.escape, sorted(link_words.WIDE_AFTER, key=len, reverse=True)))
+    + ")"
+)
+
+
+def is_wide(char: str) -> bool:
+    """Whether ``char`` is a Chinese, Japanese or Korean character or full-width mark.
+
+    Example:
+        >>> is_wide("。"), is_wide("京"), is_wide("a"), is_wide("")
+        (True, True, False, False)
+    """
+    return bool(char) and _WIDE.fullmatch(char) is not None
+
+
+def url_ends(written: str) -> list[str]:
+    """The URLs ``written`` (a bare URL as a pattern took it) may be, longest first.
+
+    As written; without the full-width marks closing it (``https://a.org/东京。``); before
+    each run of wide characters after an ASCII one (``https://a.org/pを参照``). A URL
+    whose path is wide (``/wiki/东京``) is tried whole first, so a page named so is found.
+
+    Example:
+        >>> url_ends("https://a.org/pをご覧ください。")
+        ['https://a.org/pをご覧ください。', 'https://a.org/pをご覧ください', 'https://a.org/p']
+        >>> url_ends("https://a.org/p")
+        ['https://a.org/p']
+    """
+    ends = [written, written.rstrip(WIDE_STOPS)]
+    ends += [
+        written[: found.start()] for found in reversed(list(_WIDE_AFTER_ASCII.finditer(written)))
+    ]
+    return list(dict.fromkeys(end for end in ends if end))
+
+
+def ends_pointing(left: str) -> bool:
+    """Whether ``left`` ends with a Chinese or Japanese word pointing at the URL after it.
+
+    Example:
+        >>> ends_pointing("很大。参见"), ends_pointing("很大。")
+        (True, False)
+    """
+    return _BEFORE.search(left, max(0, len(left) - _REACH)) is not None
+
+
+@dataclass(frozen=True)
+class Pointed:
+    """What the words around a cut URL pointed at it with, in a sentence with no spaces."""
+
+    start: int
+    """Where what goes starts in the text before the cut."""
+    skip: int
+    """How many characters of the text after the cut go."""
+    whole: bool
+    """The sentence went whole: ``start`` is just after the sentence before's end."""
+
+
+def pointed(left: str, right: str) -> Pointed | None:
+    """The words pointing at a cut URL written in Chinese or Japanese, and what goes.
+
+    A pointing word before the URL (``详见``, ``詳しくは``) or after it (``を参照``), with
+    nothing but the sentence's or the clause's end after them, said only where more is to
+    be read: opening its sentence (or a bracket) it goes with the sentence, and its end
+    (``很大。详见<url>。`` reads ``很大。``); after a clause mark it goes with the mark
+    (``数据很多，详见<url>。`` reads ``数据很多。``). Words going on after the URL
+    (``参见<url>中的表格``) are the sentence's: ``None``, as where no word points.
+
+    Args:
+        left: The text before the cut, its blanks at the end taken out.
+        right: The text after it.
+
+    Example:
+        >>> pointed("很大。详情请见", "。更多。")
+        Pointed(start=3, skip=1, whole=True)
+        >>> pointed("数据很多，详见", "。")
+        Pointed(start=4, skip=0, whole=False)
+        >>> pointed("参见", "中的表格。") is None
+        True
+    """
+    before = _BEFORE.search(left, max(0, len(left) - _REACH))
+    after = _AFTER.match(right)
+    if before is None and after is None:
+        return None
+    start = before.start() if before else len(left)
+    opening = left[:start].rstrip(" \t")
+    skip = after.end() if after else 0
+    blanks = len(right) - skip - len(right[skip:].lstrip(" \t"))
+    follows = right[skip + blanks : skip + blanks + 1]
+    if before is None and not (is_wide(opening[-1:]) or not opening):
+        return None  # `see <url>を参照` mixes scripts: the general rules' to read
+    if follows and follows not in _SENTENCE_ENDS + _CLAUSE_MARKS + _CLOSINGS + "\n":
+        return None
+    if follows in _CLAUSE_MARKS and _LISTED.match(right, skip + blanks + 1):
+        return None  # `参见<url>、<url>`: the next URL takes its place (a list's rule)
+    mark = opening[-1:]
+    if _ITEM.search(opening) or not mark or mark == "\n" or mark in _SENTENCE_ENDS + _OPENINGS:
+        if follows and follows in _SENTENCE_ENDS + _CLAUSE_MARKS:
+            skip += blanks + 1  # the sentence (or clause) it opened ends here, and goes
+        return Pointed(len(opening), skip, whole=True)
+    if mark in _CLAUSE_MARKS:
+        return Pointed(len(opening) - 1, skip, whole=False)
+    return None
