@@ -55,6 +55,8 @@ FROM_ITS_START = {
     "filters.links._ITEM_MARKER": "fullmatch, from the start of a cut URL's line",
     "filters.links._ON_THE_URL": "match, on the 200 characters after a cut URL",
     "filters.links._URL_LINE": "match, at the start of the line after a label",
+    "filters.links_wide._AFTER": "match, on the 400 characters after a cut URL",
+    "filters.links_wide._LISTED": "match, after the mark that follows a cut URL",
     "providers._scraper._TAG_DOT_CLASS": "fullmatch, on a provider's own selector",
     "sanitize._PLAIN_URLS": "fullmatch",
     "sent_secret._ASSIGNMENT": "match",

@@ -55,7 +55,10 @@ written as a link); the URL one level of balanced parentheses (Wikipedia's
 ``XAI_(company)``)."""
 _LABEL: Final = re.compile(r"\[?\d{1,4}\]?|https?://\S*")
 """A link's words that are no words of the answer: a citation's number or the URL itself."""
-_BARE: Final = re.compile(r"<?(?P<url>https?://(?:[^\s<>\"'`\[\]、，；]|[、，；](?!<?https?://))+)")
+_BARE: Final = re.compile(
+    r"<?(?P<url>https?://[^\s<>\"'`\[\]、，；]+"
+    r"(?:[、，；](?!<?https?://)[^\s<>\"'`\[\]、，；]*)*)"
+)
 """A URL written bare in the text (or as Markdown's ``<url>``); the URL takes a closing
 parenthesis or a full stop of the text with it (:func:`_bare_url` gives them back). What
 stands before it, a list marker opening its line or a parenthesis it may stand alone in,
@@ -77,6 +80,8 @@ _PAIRS: Final = {"(": ")", "[": "]", "<": ">", "（": "）", "【": "】", "「"
 """Brackets a cut may leave holding nothing (``(see)`` once ``see`` went): they go too."""
 _CLAUSE_ENDS: Final = ".!?;:)]>,\n"
 """What may follow a cut URL when the words before it pointed at it alone."""
+_ANY_CLAUSE_ENDS: Final = _CLAUSE_ENDS + links_wide.WIDE_STOPS
+"""What may follow a cut URL when the words before it pointed at it alone, in any script."""
 _HEAD: Final = 200
 """How far either side of a cut its tidying reads: the words written for the URL."""
 _WINDOW: Final = 2 * _HEAD
@@ -376,11 +381,16 @@ def _gone_url(written: str, gone: set[str], shown: set[str]) -> tuple[str, str] 
         >>> _gone_url("https://a.org/p).", {"https://a.org/p"}, set())
         ('https://a.org/p', ').')
     """
+    if written.isascii():  # the common case, read at each bare URL
+        url, rest = _bare_url(written)
+        key = page_key(url)
+        return (url, rest) if key in gone else None
     for end in links_wide.url_ends(_bare_url(written)[0]):
         url = _bare_url(end)[0]
-        if page_key(url) in shown:
+        key = page_key(url)
+        if key in shown:
             return None
-        if page_key(url) in gone:
+        if key in gone:
             cut = url.rstrip(links_wide.WIDE_STOPS)
             return cut, written[len(cut) :]
     return None
@@ -807,7 +817,7 @@ def _tidied(left: str, right: str, skip: int) -> tuple[str, int]:
         stripped = rest.lstrip(" \t")
         spaces, follows = len(rest) - len(stripped), stripped[:1]
         last = left[-1:]
-        ends = not follows or follows in _CLAUSE_ENDS + links_wide.WIDE_STOPS
+        ends = not follows or follows in _ANY_CLAUSE_ENDS
         ends = ends or _FOR_MORE.match(rest) is not None
         if last in _PAIRS and follows == _PAIRS[last]:
             left, skip = left[:-1].rstrip(" \t"), skip + spaces + 1

@@ -68,7 +68,7 @@ def is_wide(char: str) -> bool:
         >>> is_wide("。"), is_wide("京"), is_wide("a"), is_wide("")
         (True, True, False, False)
     """
-    return bool(char) and _WIDE.fullmatch(char) is not None
+    return char >= "\u3000" and _WIDE.fullmatch(char) is not None
 
 
 def url_ends(written: str) -> list[str]:
@@ -84,6 +84,8 @@ def url_ends(written: str) -> list[str]:
         >>> url_ends("https://a.org/p")
         ['https://a.org/p']
     """
+    if written.isascii():
+        return [written]  # the common case, read at each bare URL
     ends = [written, written.rstrip(WIDE_STOPS)]
     ends += [
         written[: found.start()] for found in reversed(list(_WIDE_AFTER_ASCII.finditer(written)))
@@ -135,6 +137,8 @@ def pointed(left: str, right: str) -> Pointed | None:
         >>> pointed("参见", "中的表格。") is None
         True
     """
+    if not (is_wide(left[-1:]) or is_wide(right[: _REACH + 1].lstrip(" \t")[:1])):
+        return None  # no wide word either side: the common case, read at each cut
     before = _BEFORE.search(left, max(0, len(left) - _REACH))
     after = _AFTER.match(right)
     if before is None and after is None:
