@@ -280,6 +280,10 @@ POINTING_VERBS = [
     (f"Grande. Visite {CUT} para más detalles.", "Grande."),
     (f"Grande. Puede consultar {CUT}.", "Grande."),
     (f"Grande, y puedes ver {CUT}.", "Grande."),
+    # German closes the sentence with its verb after the URL.
+    (f"Groß. Sie können {CUT} besuchen.", "Groß."),
+    (f"Groß. Können Sie auch {CUT} aufrufen? Mehr.", "Groß. Mehr."),
+    (f"- Sie können {CUT} einsehen.\n- Mehr.", "- Mehr."),
 ]
 
 POINTING_VERBS_NEAR_MISSES = [
@@ -289,7 +293,11 @@ POINTING_VERBS_NEAR_MISSES = [
     (f"On peut voir que la population croît {CUT}.", "On peut voir que la population croît."),
     (f"Voir la carte. Les chiffres {CUT} diffèrent.", "Voir la carte. Les chiffres diffèrent."),
     (f"El turista visita {CUT}.", "El turista visita."),
-    (f"Sie können {CUT} besuchen.", "Sie können besuchen."),
+    (f"Wir können {CUT} besuchen.", "Wir können besuchen."),
+    (
+        f"Groß. Sie können {CUT} besuchen, um mehr zu erfahren.",
+        "Groß. Sie können besuchen, um mehr zu erfahren.",
+    ),
     # A page kept keeps its words.
     (f"Vous pouvez voir {KEPT}.", f"Vous pouvez voir {KEPT}."),
     (f"Besuchen Sie {KEPT}.", f"Besuchen Sie {KEPT}."),
@@ -299,7 +307,8 @@ POINTING_VERBS_NEAR_MISSES = [
 @pytest.mark.parametrize(("written", "cut"), POINTING_VERBS)
 def test_another_language_s_pointing_verbs_go_with_the_url(written: str, cut: str) -> None:
     # Failed before: `Vous pouvez voir.`, `Consultez.`, `Besuchen Sie für Details.`,
-    # `Weitere Details siehe.`, `Puedes ver.`, `Visite para más detalles.`.
+    # `Weitere Details siehe.`, `Puedes ver.`, `Visite para más detalles.`, `Sie können
+    # besuchen.`.
     assert unlinked(written, [CUT], [KEPT]) == cut
 
 

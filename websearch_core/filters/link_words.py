@@ -38,6 +38,7 @@ from typing import Final
 
 __all__ = [
     "ASKED",
+    "ASKED_FINAL",
     "FOR_MORE",
     "LEADS",
     "OPENING_ONLY",
@@ -147,3 +148,13 @@ WIDE_AFTER: Final = (
     "参照",
 )
 """Japanese words written after a URL only to point at it (:mod:`.links_wide`)."""
+ASKED_FINAL: Final[dict[str, tuple[str, str]]] = {
+    "de": (
+        r"(?:Sie|du) (?:können|könnt|kannst)(?: auch)?|(?:können|kannst) (?:Sie|du)(?: auch)?",
+        r"(?:besuchen|aufrufen|einsehen|nachlesen|abrufen|nachsehen|ansehen)",
+    ),
+}
+"""Languages that close an asking sentence with its verb after the URL (German ``Sie
+können <url> besuchen.``): the words before the URL and the verb after it, patterns (a
+space standing for any run of them). Both there, and only the sentence's end after the
+verb, the sentence asked nothing else, and goes."""

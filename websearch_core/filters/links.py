@@ -145,6 +145,20 @@ _ON_THE_URL: Final = re.compile(r"[ \t]*,[ \t]+(?:which|where)\b[^.!?\n()\[\]<>]
 """A relative clause on the URL after ``see <url>``, to its sentence's end (:func:`_on_the_url`)."""
 _ASKED_REACH: Final = 80
 """How far before a pointing word :data:`_ASKED` or :data:`_LEAD` may start."""
+_ASKED_BEFORE_FINAL: Final = re.compile(
+    r"\b(?:"
+    + "|".join(before.replace(" ", r"[ \t]+") for before, _ in link_words.ASKED_FINAL.values())
+    + r")\Z",
+    re.IGNORECASE,
+)
+"""The words before a URL of a sentence whose verb follows it (``Sie können <url>``)."""
+_FINAL_VERB: Final = re.compile(
+    r"[ \t]+(?:"
+    + "|".join(verb for _, verb in link_words.ASKED_FINAL.values())
+    + r")(?=[ \t]*(?:[.!?\n)]|\Z))",
+    re.IGNORECASE,
+)
+"""The verb closing such a sentence right after the URL (``<url> besuchen.``)."""
 _LEAD: Final = re.compile(
     r"\b(?:"
     + "|".join(phrase.replace(" ", r"[ \t]+") for phrase in link_words.LEADS.values())
@@ -540,13 +554,39 @@ def _closed(left: str, right: str) -> tuple[str, int]:
             return left, line_end  # the label goes on to the URLs of the lines below
         return _unlabelled(left[:label], right)
     skip = 0
-    if wide := links_wide.pointed(left, right):
+    if asked := _asked_around(left, right):
+        left, skip = asked
+    elif wide := links_wide.pointed(left, right):
         left, skip = left[: wide.start], wide.skip
         if wide.whole:
             left, skip = _sentence_gone(left, right, skip)
     elif pointer:
         left, skip = _unpointed(left, right, pointer)
     return _tidied(left, right, skip)
+
+
+def _asked_around(left: str, right: str) -> tuple[str, int] | None:
+    """The sentence around a cut URL gone, if it only asked the reader to go there.
+
+    German writes the verb after the URL: ``Sie können <url> besuchen.`` read ``Sie
+    können besuchen.``. The words before it (:data:`.link_words.ASKED_FINAL`) opening
+    the sentence and its verb closing it, the sentence asked nothing else.
+
+    Example:
+        >>> _asked_around("Groß. Sie können", " besuchen. Mehr.")
+        ('Groß.', 10)
+        >>> _asked_around("Wir können", " besuchen.") is None
+        True
+    """
+    verb = _FINAL_VERB.match(right, 0, _HEAD)
+    if verb is None:
+        return None
+    asked = _ASKED_BEFORE_FINAL.search(left, max(0, len(left) - _ASKED_REACH))
+    opening = left[: asked.start()].rstrip(" \t") if asked else ""
+    sentence = _SENTENCE_REST.match(right, verb.end(), _HEAD)
+    if asked is None or not _opens_sentence(opening) or not _said(right[:_HEAD], sentence):
+        return None
+    return _sentence_gone(opening, right, sentence.end() if sentence else verb.end())
 
 
 def _pointing(left: str) -> re.Match[str] | None:
