@@ -16,8 +16,8 @@ Codex's answer may name a page as a bare URL (its parser makes a source of it): 
 of a page gone goes too, its sentence reading on: the words there only for the URL go with
 it (``see <url> for details``, the ``, `` of a list of URLs, brackets left empty, a label
 line ``Sources: <url>``, a sentence ``Details are at <url>.``, the commas setting it apart,
-their kin in German, French and Spanish: :mod:`.link_words`), and no others
-(:func:`_closed`). Each cut reads a window of the text either side (:class:`_Tidied`), so an
+their kin in German, French and Spanish: :mod:`.link_words`; in Chinese and Japanese,
+whose URLs run into the text: :mod:`.links_wide`), and no others (:func:`_closed`). Each cut reads a window of the text either side (:class:`_Tidied`), so an
 answer is read in time that grows with it.
 
 Declared per provider (``ProviderInfo.answer_links_sources``). Perplexity numbers its
@@ -510,7 +510,9 @@ def _closed(left: str, right: str) -> tuple[str, int]:
     * a word that pointed at it (``see``, ``visit``, ``at``, ``via``, and their kin in
       German, French and Spanish: :mod:`.link_words`) where nothing but a clause's end (or
       ``for details``) follows; a sentence opened by ``See <url>`` whole, as one that only
-      asked the reader to go there (``You can visit <url>.``);
+      asked the reader to go there (``You can visit <url>.``, ``Sie können <url>
+      besuchen.``: :func:`_asked_around`); Chinese and Japanese pointing words with their
+      sentence or clause (``很大。详见<url>。``: :func:`.links_wide.pointed`);
     * a sentence whose predicate was ``at <url>`` alone (``Details are at <url>.``), or
       that said only where more is read (``More information at <url>.``); a list item
       whose sentence went whole goes with its marker (``- See <url>.``);
