@@ -17,8 +17,9 @@ of a page gone goes too, its sentence reading on: the words there only for the U
 it (``see <url> for details``, the ``, `` of a list of URLs, brackets left empty, a label
 line ``Sources: <url>``, a sentence ``Details are at <url>.``, the commas setting it apart,
 their kin in German, French and Spanish: :mod:`.link_words`; in Chinese and Japanese,
-whose URLs run into the text: :mod:`.links_wide`), and no others (:func:`_closed`). Each cut reads a window of the text either side (:class:`_Tidied`), so an
-answer is read in time that grows with it.
+whose URLs run into the text: :mod:`.links_wide`), and no others (:func:`_closed`). Each
+cut reads a window of the text either side (:class:`_Tidied`), so an answer is read in
+time that grows with it.
 
 Declared per provider (``ProviderInfo.answer_links_sources``). Perplexity numbers its
 sources (:mod:`.markers`), and through OpenRouter its answer cites OpenAI-style: the
