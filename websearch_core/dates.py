@@ -97,7 +97,8 @@ def iso_sources(sources: tuple[SearchSource, ...]) -> tuple[SearchSource, ...] |
     # The usual case first: every date already in the final form, seen by the shapes of
     # the joined dates (one lookup each), else by one match. Exact: the joined text holds
     # one line break a date (none is inside one), so its lines are the dates themselves.
-    dates = [source.published_date for source in sources if source.published_date]
+    # Each date read once: a field of a model read twice a source cost ~1 us a page.
+    dates = [date for source in sources if (date := source.published_date)]
     if not dates:
         return None
     joined = "\n".join(dates)
