@@ -1021,7 +1021,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             counts = tuple(map(operator.add, stored, pending))  # one each per period
             return UsageGrant(True, counts, rows.failures_at(wall_now))
 
-        return await self._read_with_pending(reserve_behind)
+        # _read_with_pending spelled out: it runs before every request, and its coroutine
+        # was one more frame and await on the way to the inline read.
+        answer = self._try_inline(
+            functools.partial(reserve_behind, self._pending.generation), False
+        )
+        if answer is not _BUSY:
+            return answer
+        return await self._run(functools.partial(reserve_behind, None))
 
     def _uncapped(self, windows: Sequence[UsageWindow]) -> _Uncapped | None:
         """``windows``' periods and ``(period, expires_at)`` spans; ``None`` when one is capped.
