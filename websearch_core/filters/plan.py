@@ -189,6 +189,26 @@ def _ways(
 _MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"\u201c\u201d]|(?:^|\s)[-+!|&]|\b(?:OR|AND|NOT)\b')
 """What every directive and operator contains; a query without any skips the tokenizer
 (most queries)."""
+_DIRECTIVE_CHARACTERS: Final = frozenset(':"\u201c\u201d-+!|&')
+"""Every character :data:`_MAY_HOLD_DIRECTIVE` can match on but its three words: a query
+holding none of them and none of the words cannot match it (:func:`_may_hold_directive`)."""
+
+
+def _may_hold_directive(query: str) -> bool:
+    """Whether ``query`` may hold a directive or operator: :data:`_MAY_HOLD_DIRECTIVE`'s test.
+
+    Asked of every search's query. Most hold none of the characters any match needs, nor
+    ``OR``, ``AND`` or ``NOT``: a set test and three substring tests answer them for a fifth
+    of the pattern's search (0.9 against 4.5 us at load 10); the others are searched.
+    """
+    if (
+        _DIRECTIVE_CHARACTERS.isdisjoint(query)
+        and "OR" not in query
+        and "AND" not in query
+        and "NOT" not in query
+    ):
+        return False
+    return _MAY_HOLD_DIRECTIVE.search(query) is not None
 
 
 def _rewritten(token: Token) -> bool:
@@ -232,7 +252,7 @@ def plan_filters(
     Returns:
         The plan; with no filters asked, its ``params`` is ``params`` itself.
     """
-    if not _MAY_HOLD_DIRECTIVE.search(params.query) and not _has_filter_fields(params):
+    if not _may_hold_directive(params.query) and not _has_filter_fields(params):
         return FilterPlan(_NOTHING_WANTED, params, {}, _NO_CHECKS, None)
     wanted = requested_filters(params)
     if not wanted and not any(_rewritten(token) for token in wanted.tokens):
