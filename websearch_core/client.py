@@ -97,6 +97,7 @@ from .provider_imports import (
     import_for_fetch,
     import_for_status,
     import_off_loop,
+    plan_imported,
 )
 from .providers import ProviderContext, get_provider, is_loaded, loaded_count
 from .search_closing import SearchClosing
@@ -590,7 +591,8 @@ class WebSearch(SearchClosing):
         deadline = Deadline(self.settings.deadline_seconds, started=call_started())
         searched = _params(query, params)
         try:
-            await import_off_loop(self.settings, searched.provider, deadline)
+            if not plan_imported(self.settings, searched.provider):  # no coroutine after
+                await import_off_loop(self.settings, searched.provider, deadline)
             if fetches:
                 await import_for_fetch(deadline)
         except TimeoutError:

@@ -41,6 +41,7 @@ __all__ = [
     "import_for_status",
     "import_for_uses",
     "import_off_loop",
+    "plan_imported",
     "planned_ids",
 ]
 
@@ -132,6 +133,16 @@ def planned_ids(settings: Settings, forced: str | None) -> Sequence[str]:
     if preferred is None:
         return order
     return (preferred, *(provider_id for provider_id in order if provider_id != preferred))
+
+
+def plan_imported(settings: Settings, forced: str | None) -> bool:
+    """Whether :func:`import_off_loop` has nothing to import for this plan, known already.
+
+    Its first two answers as a plain call: a search asks this first and awaits
+    :func:`import_off_loop` only when it says ``False`` (the first searches of a plan), so
+    every later search is spared building and awaiting that coroutine for a set lookup.
+    """
+    return _everything_loaded or tuple(planned_ids(settings, forced)) in _loaded_plans
 
 
 async def import_off_loop(
