@@ -357,13 +357,14 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         note_sign_in_variables`), so that a search reading one from ``os.environ`` is
         judged where it sends it.
         """
-        gateways = context.sign_in_gateways
+        # The trusted gateways are read where a sign-in is sent, not before every attempt of
+        # a provider sending none (a key's, the usual case).
         context.credentials.note_sign_in_variables()
         secrets = self.sent_secrets(context)
         url: SetUrl | None = None
         if any(secret.sign_in for secret in secrets):  # where it goes decides if it may
             url = self.sent_url(context)
-            secrets = guarded(secrets, url, gateways)
+            secrets = guarded(secrets, url, context.sign_in_gateways)
         verdict = context.credentials.checks.check(
             self.info.id,
             self._sent_url_secrets(context, url),
@@ -382,6 +383,7 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         sign_in = next((s for s in secrets if s.sign_in), None)
         if sign_in is None:
             return verdict
+        gateways = context.sign_in_gateways
         for side_url in side_urls:
             clause = endpoint_refusal(side_url, gateways)
             if clause is not None:
