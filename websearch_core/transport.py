@@ -29,7 +29,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -1066,41 +1066,32 @@ class Transport:
         """
         from yarl import URL
 
-        method = request.method
-        headers = dict(request.headers)
-        form = list(request.form) if request.form is not None else None
-        body_json = request.json
-        current = URL(url)
-        origin = _origin(current)
-        for hop in range(MAX_REDIRECTS + 1):
+        asked = URL(url)
+        hop = replace(request, url=url, params=())
+        for count in range(MAX_REDIRECTS + 1):
             location = response.headers.get("Location")
             if response.status not in _REDIRECT_STATUSES or not location:
                 return response
             response.release()
-            if hop == MAX_REDIRECTS:
-                raise SearchProviderError(provider, _redirected_too_often(label), response.status)
-            target = _redirect_target(provider, label, current, location, response.status)
-            if response.status == 303 or (response.status in (301, 302) and method == "POST"):
-                # As browsers do: the next request is a GET without the body.
-                method, form, body_json = "GET", None, None
-                headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
-            if _origin(target) != origin:
-                has_body = form is not None or body_json is not None
-                if has_body or self._carries_credentials(headers):
-                    raise SearchProviderError(
-                        provider, _cross_origin_message(label, URL(url), target), response.status
-                    )
-                headers = {k: v for k, v in headers.items() if k.lower() not in CREDENTIAL_HEADERS}
-            current = target
+            hop = redirect_hop(
+                provider,
+                label,
+                asked,
+                hop,
+                response.status,
+                location,
+                count,
+                self._carries_credentials,
+            )
             response = await self.session.request(
-                method,
-                current,
-                headers=headers,
-                data=form,
-                json=body_json,
+                hop.method,
+                hop.url,
+                headers=hop.headers,
+                data=hop.form,
+                json=hop.json,
                 allow_redirects=False,
                 timeout=self._client_timeout(None if expires is None else _left_until(expires)),
-                proxy=self._proxy_for(provider, label, str(current)),
+                proxy=self._proxy_for(provider, label, hop.url),
             )
         raise AssertionError("unreachable: the last hop returns or raises")  # pragma: no cover
 
@@ -1690,6 +1681,61 @@ def _cross_origin_message(label: str, asked: "URL", target: "URL") -> str:
         label,
         f"the request was redirected to another origin ({there}); not followed, so "
         f"credentials and the request body stay with {here}{hint}",
+    )
+
+
+def redirect_hop(
+    provider: str,
+    label: str,
+    asked: "URL",
+    hop: HttpRequest,
+    status: int,
+    location: str,
+    count: int,
+    carries_credentials: Callable[[Mapping[str, str]], bool],
+) -> HttpRequest:
+    """The request a redirect leads to by our rules, or the error that refuses it.
+
+    One place for both transports (:meth:`Transport._follow` over aiohttp and
+    :class:`~.testing.mock_transport.MockTransport`), so a test on either follows a
+    redirect alike: at most :data:`MAX_REDIRECTS` hops; a 303, or a 301/302 to a POST, is
+    a GET without the body, as browsers send it; and a request that carries a body or a
+    credential is never sent to another origin than ``asked`` (the first URL), while one
+    that carries neither goes there without the known credential headers. Not in
+    ``__all__``.
+
+    Args:
+        provider: The provider id the errors are tagged with.
+        label: The provider's label, for the texts.
+        asked: The URL first requested, whose origin the request belongs to.
+        hop: The request that was answered with the redirect (its ``url`` as sent,
+            parameters included).
+        status: The redirect's status.
+        location: Its ``Location`` header.
+        count: How many redirects were followed before this one.
+        carries_credentials: Whether headers hold a credential (the transport's secrets).
+
+    Raises:
+        SearchProviderError: Past :data:`MAX_REDIRECTS`, to an invalid or non-http(s)
+            location, or to another origin with a body or a credential.
+    """
+    from yarl import URL
+
+    if count == MAX_REDIRECTS:
+        raise SearchProviderError(provider, _redirected_too_often(label), status)
+    target = _redirect_target(provider, label, URL(hop.url), location, status)
+    method, headers, form, body_json = hop.method, dict(hop.headers), hop.form, hop.json
+    if status == 303 or (status in (301, 302) and method == "POST"):
+        # As browsers do: the next request is a GET without the body.
+        method, form, body_json = "GET", None, None
+        headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
+    if _origin(target) != _origin(asked):
+        if form is not None or body_json is not None or carries_credentials(headers):
+            raise SearchProviderError(provider, _cross_origin_message(label, asked, target), status)
+        headers = {k: v for k, v in headers.items() if k.lower() not in CREDENTIAL_HEADERS}
+    form = list(form) if form is not None else None
+    return replace(
+        hop, method=method, url=str(target), params=(), headers=headers, form=form, json=body_json
     )
 
 
