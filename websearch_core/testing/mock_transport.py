@@ -17,8 +17,11 @@ keeping the connection would (:func:`in_parts`). Only what ends a body on the wi
 stream's closing event, a first line that refuses it, the size cap) then ends the read,
 or the time bound does.
 
-Redirects are returned as they are, not followed (the loopback
-:class:`~websearch_core.testing.Simulator` covers redirects, proxies and real sockets).
+A declared ``Content-Length`` is read as aiohttp reads it (:mod:`.declared_length`): the
+body ends there, and a body cut short of it fails as a connection closed early. Redirects
+are followed by the real transport's rules (:func:`~websearch_core.transport.redirect_hop`),
+each hop answered by the handler and recorded. The loopback
+:class:`~websearch_core.testing.Simulator` covers proxies and real sockets.
 
 Example:
     >>> import asyncio
@@ -39,6 +42,7 @@ from contextlib import asynccontextmanager
 from typing import cast
 
 import aiohttp
+from yarl import URL
 
 from ..body_buffer import BodyBuffer
 from ..errors import ResponseTooLargeError
@@ -46,15 +50,18 @@ from ..event_stream_body import after_blank_lines, stream_by_first_line
 from ..sse import DEFAULT_MAX_EVENT_BYTES, SseEvent
 from ..stream_read import StreamRead, is_labelled_stream
 from ..transport import (
+    _REDIRECT_STATUSES,
     API_RESPONSE,
     HttpRequest,
     HttpResponse,
     SseResponse,
     Transport,
     is_error_page,
+    redirect_hop,
     told_by_first_line,
     too_large_message,
 )
+from .declared_length import declared_length, up_to_declared
 
 __all__ = ["Handler", "MockTransport", "Reads", "in_parts", "scripted"]
 
@@ -121,22 +128,54 @@ class MockTransport(Transport):
     async def _answer(
         self, provider: str, label: str, request: HttpRequest, route: str | None = None
     ) -> tuple[HttpRequest, HttpResponse]:
-        """The request as sent (recorded, its URL resolved) and the handler's reply, unread."""
+        """The request as last sent and the handler's reply to it, unread.
+
+        A redirect is followed as the real transport follows one (:func:`~..transport.
+        redirect_hop`): the mock returned it as it was, so a provider's redirect was a
+        status to it here and a followed hop (or a refusal) on the wire.
+        """
         url = self.resolve_url(route or provider, request.url)
-        resolved = dataclasses.replace(request, url=url)
-        self.requests.append(resolved)
-        self.calls.append((provider, label, resolved))
-        answer = self.handler(resolved)
+        sent = dataclasses.replace(request, url=url)
+        response = await self._ask(provider, label, sent)
+        asked, count = URL(url), 0
+        while response.status in _REDIRECT_STATUSES:
+            location = response.header("Location")
+            if not location:
+                break
+            sent = redirect_hop(
+                provider,
+                label,
+                asked,
+                sent,
+                response.status,
+                location,
+                count,
+                self._carries_credentials,
+            )
+            count += 1
+            response = await self._ask(provider, label, sent)
+        return sent, response
+
+    async def _ask(self, provider: str, label: str, sent: HttpRequest) -> HttpResponse:
+        """The handler's reply to ``sent`` (recorded), its URL the request's if it gave none."""
+        self.requests.append(sent)
+        self.calls.append((provider, label, sent))
+        answer = self.handler(sent)
         response = await answer if inspect.isawaitable(answer) else answer
         if not response.url:
-            response = dataclasses.replace(response, url=resolved.url)
-        return resolved, response
+            response = dataclasses.replace(response, url=sent.url)
+        return response
 
     def _parts(self, request: HttpRequest, response: HttpResponse) -> AsyncIterator[bytes]:
-        """The reads the reply's body arrives in (``reads``, or the whole body at once)."""
-        if self.reads is not None:
-            return self.reads(request, response)
-        return _at_once(response.body)
+        """The reads the reply's body arrives in (``reads``, or the whole body at once).
+
+        Ended at its declared length (:func:`~.declared_length.up_to_declared`).
+        """
+        parts = self.reads(request, response) if self.reads is not None else _at_once(response.body)
+        declared = declared_length(request, response)
+        if declared is None:
+            return parts
+        return up_to_declared(request, response, parts, declared)
 
     async def _body(
         self,
@@ -152,6 +191,8 @@ class MockTransport(Transport):
         read no further, so a stream held open after it ends there, not at the deadline.
         """
         error_page = is_error_page(response.status)
+        if not error_page:
+            _refuse_declared_over(request, response, too_large, cap)
         judged = not error_page and told_by_first_line(
             response.header("Content-Type"), request.headers
         )
@@ -218,6 +259,7 @@ class MockTransport(Transport):
             sent, response = await self._answer(provider, label, request)
             events: tuple[SseEvent, ...] = ()
             if 200 <= response.status < 300:
+                _refuse_declared_over(sent, response, too_large, cap)
                 # The real transport's rules, from the one place they live, read by read.
                 stream = StreamRead(
                     labelled=is_labelled_stream(response.header("Content-Type")),
@@ -310,6 +352,18 @@ def in_parts(*sizes: int, held_open: bool = False) -> Reads:
             await asyncio.Event().wait()  # never set: the time bound ends the wait
 
     return reads
+
+
+def _refuse_declared_over(
+    request: HttpRequest,
+    response: HttpResponse,
+    too_large: Callable[[], BaseException],
+    cap: int,
+) -> None:
+    """Fail before reading a body whose declared length is over ``cap``, as the real one."""
+    declared = declared_length(request, response)
+    if declared is not None and declared > cap:
+        raise too_large()
 
 
 def _too_large(provider: str, label: str, cap: int, name: str = API_RESPONSE) -> Exception:
