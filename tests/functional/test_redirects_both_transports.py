@@ -45,6 +45,8 @@ class Case:
     expected: tuple[object, ...]
     token: bool = True
     """Whether the request carries the credential header."""
+    streamed: bool = False
+    """Sent by ``send_sse`` (a stream request); else by ``send``."""
 
 
 def _followed(status: int, *seen: Seen) -> tuple[object, ...]:
@@ -126,18 +128,26 @@ CASES: Final = [
         ((301, "file:///etc/passwd"),),
         _failed("Brave redirected to a file: location; not followed", FIRST_GET),
     ),
+    Case(
+        "307-stream",
+        "POST",
+        ((307, "/moved"),),
+        _followed(200, FIRST_POST, ("brave", "POST", "/moved", True, True, True)),
+        streamed=True,
+    ),
     Case("no-location", "GET", ((302, ""),), ("read", 302, b"", [FIRST_GET])),
 ]
 """Each status followed (a POST's body kept by 307/308 only), the hop limit, another
-origin refused with a credential and followed without one, a location never followed,
-and a redirect without a ``Location`` returned as it is."""
+origin refused with a credential and followed without one, a location never followed, a
+stream request's 307, and a redirect without a ``Location`` returned as it is."""
 
 
 def _request(case: Case) -> HttpRequest:
     headers = {TOKEN: "sim-key-brave"} if case.token else {}
     body = {"q": "laravel"} if case.method == "POST" else None
+    url = f"{ORIGIN}/res/v1/web/search"
     return HttpRequest(
-        method=case.method, url=f"{ORIGIN}/res/v1/web/search", headers=headers, json=body
+        method=case.method, url=url, headers=headers, json=body, stream=case.streamed
     )
 
 
@@ -148,8 +158,13 @@ def _location(hop: Hop, other: str) -> dict[str, str]:
 async def _outcome(
     transport: Transport, case: Case, seen: Callable[[], list[Seen]], hosts: dict[str, str]
 ) -> tuple[object, ...]:
+    request = _request(case)
     try:
-        reply = await transport.send("brave", "Brave", _request(case), timeout_seconds=10.0)
+        if case.streamed:
+            sent = await transport.send_sse("brave", "Brave", request, timeout_seconds=10.0)
+            reply = sent.as_http()
+        else:
+            reply = await transport.send("brave", "Brave", request, timeout_seconds=10.0)
     except SearchProviderError as exc:
         text = exc.message
         for host, name in hosts.items():
