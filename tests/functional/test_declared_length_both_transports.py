@@ -133,7 +133,11 @@ CASES: Final = [
         "sse-ends-mid-event",
         SSE,
         _length(len(SSE) - 1, STREAM),
-        ("failed", "ProviderConnectionError", "Brave stream ended in the middle of an event"),
+        (
+            "failed",
+            "ProviderConnectionError",
+            "Brave search failed: the stream ended in the middle of an event",
+        ),
         held=True,
         streamed=True,
     ),

@@ -100,7 +100,7 @@ CASES: Final = [
         "GET",
         tuple((302, f"/h{n}") for n in range(6)),
         _failed(
-            "Brave redirected more than 5 times",
+            "Brave search failed: the request was redirected more than 5 times",
             FIRST_GET,
             *[("brave", "GET", f"/h{n}", False, False, True) for n in range(5)],
         ),
@@ -110,8 +110,8 @@ CASES: Final = [
         "GET",
         ((302, "{other}/x"),),
         _failed(
-            "Brave redirected to another origin (<other>); not followed, so credentials "
-            "and the request body stay with <origin>",
+            "Brave search failed: the request was redirected to another origin (<other>); not "
+            "followed, so credentials and the request body stay with <origin>",
             FIRST_GET,
         ),
     ),
@@ -126,7 +126,10 @@ CASES: Final = [
         "file-location",
         "GET",
         ((301, "file:///etc/passwd"),),
-        _failed("Brave redirected to a file: location; not followed", FIRST_GET),
+        _failed(
+            "Brave search failed: the request was redirected to a file: location; not followed",
+            FIRST_GET,
+        ),
     ),
     Case(
         "307-stream",
