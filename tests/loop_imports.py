@@ -1,16 +1,19 @@
 """Run a script in a fresh interpreter that records the imports made on an event loop's thread.
 
 A first search, status or fetch must import its modules off the loop (a server's other
-requests wait while the loop imports). A fresh interpreter has imported nothing yet; the
-script this runs sets ``loop_thread`` to the loop's thread id around the call it tests, and
-every module imported on that thread meanwhile lands in ``on_loop``. The script prints one
-JSON object as its last line, which is returned.
+requests wait while the loop imports). A fresh interpreter has imported nothing of ours yet;
+the script this runs sets ``loop_thread`` to the loop's thread id around the call it tests,
+and every module imported on that thread meanwhile lands in ``on_loop``. The script prints
+one JSON object as its last line, which is returned. Each run is a child forked from a
+waiting interpreter (:mod:`tests.script_forks`) that holds what a fresh ``python -c`` holds,
+plus, where a test says so, the third-party modules of the frameworks its script imports
+before it measures anything.
 """
 
 import json
-import subprocess
-import sys
 import textwrap
+
+from tests.script_forks import run_script
 
 WATCH = textwrap.dedent(
     """
@@ -205,28 +208,60 @@ SLOW_FETCH_IMPORT = slowed_import("websearch_core.content.service")
 """A script's head that makes the page fetcher's first import take 0.5 s."""
 
 
-def run_watched(script: str, **values: object) -> dict[str, object]:
-    """Run ``script`` after :data:`WATCH`, with ``values`` as its globals; its last line's JSON."""
+def frameworks_of(adapter: str) -> tuple[str, ...]:
+    """The adapter package a script for ``adapter`` ("langchain tool", ...) imports, if any.
+
+    For :func:`run_watched`'s ``preload_imports_of``, where the script imports it before it
+    measures anything: its third-party modules (LangChain's, LlamaIndex's) are then
+    inherited rather than imported again for each case.
+    """
+    if adapter.startswith("langchain"):
+        return ("langchain_websearch",)
+    if adapter.startswith("llamaindex"):
+        return ("llamaindex_websearch",)
+    return ()
+
+
+def run_watched(
+    script: str,
+    *,
+    preload_imports_of: tuple[str, ...] = (),
+    absent: tuple[str, ...] = (),
+    **values: object,
+) -> dict[str, object]:
+    """Run ``script`` after :data:`WATCH`, with ``values`` as its globals; its last line's JSON.
+
+    Args:
+        script: The script, after :data:`WATCH` and the globals.
+        preload_imports_of: Packages of ours the script imports before it measures anything,
+            whose third-party modules the run may inherit (:func:`frameworks_of`).
+        absent: Modules the script must import itself (held, slowed): never inherited.
+        **values: The script's globals (``ADAPTER``, ``DEADLINE``, ...).
+    """
     assigned = "".join(f"{name} = {value!r}\n" for name, value in values.items())
-    completed = subprocess.run(
-        [sys.executable, "-c", f"{assigned}{WATCH}{script}"],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    completed = run_script(
+        f"{assigned}{WATCH}{script}", preload_imports_of=preload_imports_of, absent=absent
     )
     assert completed.returncode == 0, completed.stderr
     found: dict[str, object] = json.loads(completed.stdout.splitlines()[-1])
     return found
 
 
-def run_held(module: str, script: str, **values: object) -> dict[str, object]:
+def run_held(
+    module: str, script: str, *, preload_imports_of: tuple[str, ...] = (), **values: object
+) -> dict[str, object]:
     """Run ``script`` with ``module``'s first import held (:func:`gated_import`); its findings.
 
     Checks what every such test needs before its own assertions: the first call ended while
     the hold was still on (it never waited the hold out), and what was held was reached once,
     on the import thread, never on the loop's.
     """
-    found = run_watched(gated_import(module) + script, **values)
+    found = run_watched(
+        gated_import(module) + script,
+        preload_imports_of=preload_imports_of,
+        absent=(module,),
+        **values,
+    )
     assert found["lapsed"] == [], found  # the call waited for the hold: never let go
     assert found["held"] is True, found  # it ended while the hold was on
     assert found["on"] == ["websearch-imports"], found  # off the loop, once

@@ -24,7 +24,13 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import ANSWER_READER, HELD_DEADLINE_SECONDS, run_held, run_watched
+from tests.loop_imports import (
+    ANSWER_READER,
+    HELD_DEADLINE_SECONDS,
+    frameworks_of,
+    run_held,
+    run_watched,
+)
 
 _AS_WRITTEN = f"{HELD_DEADLINE_SECONDS:g}"
 """The held first calls' deadline as the error texts write it."""
@@ -94,6 +100,7 @@ def test_a_first_call_ends_by_its_deadline_while_its_keyed_providers_import_is_h
     found = run_held(
         "websearch_core.providers.brave",
         _HELD_SCRIPT,
+        preload_imports_of=frameworks_of(adapter),
         ADAPTER=adapter,
         DEADLINE=HELD_DEADLINE_SECONDS,
     )
@@ -211,7 +218,9 @@ def test_a_tool_reading_its_config_file_at_its_first_call_imports_nothing_on_the
     Failed before: ``tomllib`` (four modules) and ``websearch_core.refresh_hooks`` were
     imported on the loop's thread as the tool read its settings.
     """
-    found = run_watched(_CONFIG_FILE_SCRIPT, ADAPTER=adapter)
+    found = run_watched(
+        _CONFIG_FILE_SCRIPT, preload_imports_of=frameworks_of(adapter), ADAPTER=adapter
+    )
     assert isinstance(found["answer"], str) and "python asyncio" in found["answer"], found
     on_loop = found["on_loop"]
     assert isinstance(on_loop, list)
@@ -304,6 +313,7 @@ def test_a_first_call_given_its_deadline_ends_by_it_while_its_builds_import_is_h
     found = run_held(
         module,
         ANSWER_READER + _BUILD_HELD_SCRIPT,
+        preload_imports_of=frameworks_of(adapter),
         ADAPTER=adapter,
         GIVEN=given,
         DEADLINE=HELD_DEADLINE_SECONDS,

@@ -17,7 +17,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import ANSWER_READER, held_deadline, run_held
+from tests.loop_imports import ANSWER_READER, frameworks_of, held_deadline, run_held
 
 _SCRIPT = textwrap.dedent(
     """
@@ -113,6 +113,7 @@ def _held(adapter: str, given: str, module: str, *, sync: bool) -> dict[str, obj
     found = run_held(
         module,
         ANSWER_READER + _SCRIPT,
+        preload_imports_of=frameworks_of(adapter),
         ADAPTER=adapter,
         GIVEN=given,
         SYNC=sync,

@@ -20,7 +20,14 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import ANSWER_READER, gated_import, held_deadline, run_held, run_watched
+from tests.loop_imports import (
+    ANSWER_READER,
+    frameworks_of,
+    gated_import,
+    held_deadline,
+    run_held,
+    run_watched,
+)
 
 _DEADLINE_SECONDS = 3.0
 """The deadline of a first call that must be answered, its first imports and all."""
@@ -162,6 +169,7 @@ def _held(
     found = run_held(
         module,
         ANSWER_READER + _SCRIPT,
+        preload_imports_of=frameworks_of(adapter),
         ADAPTER=adapter,
         GIVEN=given,
         SYNC=sync,
@@ -296,6 +304,7 @@ def test_the_first_calls_build_reads_its_config_file_once(adapter: str, sync: bo
     """
     found = run_watched(
         gated_import("nothing.held") + ANSWER_READER + _SCRIPT,
+        preload_imports_of=frameworks_of(adapter),
         ADAPTER=adapter,
         GIVEN="file",
         SYNC=sync,
@@ -397,7 +406,12 @@ def test_a_sync_call_in_a_running_loop_counts_its_search_from_the_calls_start(
     search read no start (``None``) and counted a whole deadline from its own start, so
     the call could last the build's time plus the deadline.
     """
-    found = run_watched(_IN_A_RUNNING_LOOP, ADAPTER=adapter, DEADLINE=_DEADLINE_SECONDS)
+    found = run_watched(
+        _IN_A_RUNNING_LOOP,
+        preload_imports_of=frameworks_of(adapter),
+        ADAPTER=adapter,
+        DEADLINE=_DEADLINE_SECONDS,
+    )
     assert not str(found["answer"]).startswith("Error:"), found
     starts = found["starts"]
     assert isinstance(starts, list), found

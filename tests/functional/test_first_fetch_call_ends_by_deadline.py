@@ -18,7 +18,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import SLOW_FETCH_IMPORT, run_watched
+from tests.loop_imports import SLOW_FETCH_IMPORT, frameworks_of, run_watched
 
 _DEADLINE_SECONDS = 1.5
 _HANG_SECONDS = 60
@@ -107,7 +107,13 @@ _SCRIPT = SLOW_FETCH_IMPORT + textwrap.dedent(
 def test_the_first_fetch_of_an_entered_adapter_ends_by_its_deadline(
     adapter: str, says: str
 ) -> None:
-    found = run_watched(_SCRIPT, DEADLINE=_DEADLINE_SECONDS, HANG=_HANG_SECONDS, ADAPTER=adapter)
+    found = run_watched(
+        _SCRIPT,
+        DEADLINE=_DEADLINE_SECONDS,
+        HANG=_HANG_SECONDS,
+        preload_imports_of=frameworks_of(adapter),
+        ADAPTER=adapter,
+    )
     said, took = found["said"], found["took"]
     assert found["imported_first"] is True, found  # entering paid for it, not the call
     assert isinstance(said, str) and says in said, found

@@ -20,6 +20,7 @@ import pytest
 from tests.loop_imports import (
     HELD_DEADLINE_SECONDS,
     HELD_FETCH_DEADLINE_SECONDS,
+    frameworks_of,
     gated_import,
     run_watched,
 )
@@ -152,6 +153,7 @@ def test_a_first_search_ends_by_its_deadline_while_its_import_is_held(call: str,
     deadline = HELD_FETCH_DEADLINE_SECONDS if pages else _DEADLINE_SECONDS
     found = run_watched(
         gated_import(held) + _SCRIPT,
+        preload_imports_of=frameworks_of(call),
         CALL=call,
         DEADLINE=deadline,
         PAGE=_PAGE,
@@ -183,6 +185,7 @@ def test_a_listed_provider_without_a_key_is_not_named_as_not_tried(call: str) ->
     """
     found = run_watched(
         gated_import(_CHAIN) + _SCRIPT,
+        preload_imports_of=frameworks_of(call),
         CALL=call,
         DEADLINE=_DEADLINE_SECONDS,
         PAGE=_PAGE,
@@ -208,6 +211,7 @@ def test_a_first_search_cut_short_by_its_imports_says_what_avoids_it(call: str) 
     """
     found = run_watched(
         gated_import(_CHAIN) + _SCRIPT,
+        preload_imports_of=frameworks_of(call),
         CALL=call,
         DEADLINE=_DEADLINE_SECONDS,
         PAGE=_PAGE,
@@ -304,6 +308,7 @@ def test_a_first_sync_search_counts_the_state_stores_import_in_its_deadline(call
     """
     found = run_watched(
         gated_import(_STORE) + _SCRIPT,
+        preload_imports_of=frameworks_of(call),
         CALL=call,
         DEADLINE=_DEADLINE_SECONDS,
         PAGE=_PAGE,

@@ -20,7 +20,13 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import HELD_DEADLINE_SECONDS, gated_import, run_held, run_watched
+from tests.loop_imports import (
+    HELD_DEADLINE_SECONDS,
+    frameworks_of,
+    gated_import,
+    run_held,
+    run_watched,
+)
 
 _DEADLINE_SECONDS = 3.0
 """Longer than a loaded machine's chain import, which the call waits for after the build:
@@ -96,7 +102,10 @@ _SCRIPT = textwrap.dedent(
 )
 def test_a_tools_first_call_counts_building_its_client_in_its_deadline(adapter: str) -> None:
     found = run_watched(
-        gated_import("websearch_core.state") + _SCRIPT, ADAPTER=adapter, DEADLINE=_DEADLINE_SECONDS
+        gated_import("websearch_core.state") + _SCRIPT,
+        preload_imports_of=frameworks_of(adapter),
+        ADAPTER=adapter,
+        DEADLINE=_DEADLINE_SECONDS,
     )
     assert found["lapsed"] == [], found
     assert found["on"] == ["websearch-imports"], found  # off the loop, once
@@ -141,7 +150,11 @@ def test_a_tools_first_call_ends_by_its_deadline_while_the_stores_import_is_held
     lapsed).
     """
     found = run_held(
-        "websearch_core.state", _HELD_SCRIPT, ADAPTER=adapter, DEADLINE=HELD_DEADLINE_SECONDS
+        "websearch_core.state",
+        _HELD_SCRIPT,
+        preload_imports_of=frameworks_of(adapter),
+        ADAPTER=adapter,
+        DEADLINE=HELD_DEADLINE_SECONDS,
     )
     first = found["first"]
     assert isinstance(first, str), found

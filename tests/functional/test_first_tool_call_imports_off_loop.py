@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import run_watched
+from tests.loop_imports import frameworks_of, run_watched
 
 _SCRIPT = textwrap.dedent(
     """
@@ -88,7 +88,7 @@ _HEAVY = ("websearch_core", "platformdirs", "lxml", "readability", "trafilatura"
 def test_a_first_call_not_entered_imports_nothing_of_ours_on_the_loop(
     adapter: str, says: str
 ) -> None:
-    found = run_watched(_SCRIPT, ADAPTER=adapter)
+    found = run_watched(_SCRIPT, preload_imports_of=frameworks_of(adapter), ADAPTER=adapter)
     assert isinstance(found["answer"], str) and says in found["answer"], found
     on_loop = found["on_loop"]
     assert isinstance(on_loop, list)
