@@ -120,7 +120,13 @@ def _child(run: dict[str, object], channels: tuple[int, int]) -> None:
     sys.argv = ["-c"]
     main = type(sys)("__main__")
     sys.modules["__main__"] = main
-    exec(compile(str(run["code"]), "<string>", "exec"), main.__dict__)
+    try:
+        exec(compile(str(run["code"]), "<string>", "exec"), main.__dict__)
+    except Exception as error:  # told as ``python -c`` tells it: from the code's frame on
+        traceback = error.__traceback__
+        shown = error.with_traceback(None if traceback is None else traceback.tb_next)
+        sys.excepthook(type(shown), shown, shown.__traceback__)
+        sys.exit(1)
     sys.exit(0)  # code that ends without sys.exit exits 0, as ``python -c`` does
 
 

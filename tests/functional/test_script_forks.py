@@ -46,17 +46,17 @@ def test_a_run_ends_as_python_c_would() -> None:
     fresh = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )
-    assert (
-        (forked.returncode, forked.stdout)
-        == (fresh.returncode, fresh.stdout)
-        == (
-            3,
-            f"['-c'] '' {fresh.stdout.split()[2]} None\nthread\nat exit\n",
-        )
+    assert forked.returncode == fresh.returncode == 3
+    assert forked.stdout == fresh.stdout
+    assert fresh.stdout == f"['-c'] '' {fresh.stdout.split()[2]} None\nthread\nat exit\n"
+    failing = "import os\nraise ValueError(os.environ['SCRIPT_FORKS_SEEN'])"
+    failed = run_script(failing)
+    fresh = subprocess.run(
+        [sys.executable, "-c", failing], capture_output=True, text=True, timeout=120
     )
-    failed = run_script("import os\nraise ValueError(os.environ['SCRIPT_FORKS_SEEN'])")
-    assert failed.returncode == 1
-    assert failed.stderr.endswith("KeyError: 'SCRIPT_FORKS_SEEN'\n"), failed.stderr
+    assert failed.returncode == fresh.returncode == 1
+    assert failed.stderr == fresh.stderr
+    assert fresh.stderr.endswith("KeyError: 'SCRIPT_FORKS_SEEN'\n"), fresh.stderr
 
 
 def test_a_run_sees_the_callers_environment_at_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
