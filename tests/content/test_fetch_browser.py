@@ -50,13 +50,45 @@ def _clear_proxy_variables(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name.lower(), raising=False)
 
 
-@pytest_asyncio.fixture
-async def ws() -> AsyncIterator[WebSearch]:
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+"""One loop for the module, so one Chromium (:func:`shared_chromium`) serves its tests."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_chromium() -> AsyncIterator[HeadlessBrowser]:
+    """The plain Chromium the ``ws`` tests share: a launch is 1-5 s, and none of them tests it.
+
+    Each fetch opens its own context and closes it, so no page, cookie or route is left for
+    the next test. Tests whose Chromium needs its own flags, proxy or environment at launch
+    (the rebinding, metadata and proxy tests, the hung page's) still launch their own.
+    """
     _require_chromium()
     browser = HeadlessBrowser(executable_path=chromium_path())
-    async with WebSearch(state_backend="memory", browser=browser) as client:
+    try:
+        yield browser
+    finally:
+        await browser.aclose()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def ws(shared_chromium: HeadlessBrowser) -> AsyncIterator[WebSearch]:
+    """A client of its own (in-memory state, no cache from another test) on the shared Chromium."""
+    async with WebSearch(state_backend="memory", browser=shared_chromium) as client:
         yield client
-    await browser.aclose()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def server() -> AsyncIterator[PageServer]:
+    """The page server, on the module's loop (the tests run there)."""
+    async for running in serve():
+        yield running
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def other() -> AsyncIterator[PageServer]:
+    """A second page server, on 127.0.0.2, on the module's loop."""
+    async for running in serve("127.0.0.2"):
+        yield running
 
 
 def _app_page(beacon: str | None = None) -> str:
@@ -286,7 +318,7 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> _RebindingDns:
     return resolver
 
 
-@pytest_asyncio.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def rebinding_ws() -> AsyncIterator[WebSearch]:
     """A client whose Chromium resolves ``rebind.test`` to 127.0.0.2 by itself.
 
@@ -301,7 +333,7 @@ async def rebinding_ws() -> AsyncIterator[WebSearch]:
     await browser.aclose()
 
 
-@pytest_asyncio.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def twin(server: PageServer) -> AsyncIterator[PageServer]:
     """A server on 127.0.0.2 at the same port as ``server``: where a rebound name leads."""
     async for running in serve("127.0.0.2", server.port):
@@ -393,7 +425,7 @@ async def test_a_page_whose_name_rebinds_before_the_browser_loads_it_is_refused_
 _META_HOST = "meta.test"
 
 
-@pytest_asyncio.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def metadata_ws() -> AsyncIterator[WebSearch]:
     """A client whose Chromium resolves ``meta.test`` to 127.0.0.2 by itself.
 
