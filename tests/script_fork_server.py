@@ -44,8 +44,8 @@ def receive(fd: int) -> object:
 
 
 def send(fd: int, message: object) -> None:
-    """Write ``message`` to ``fd`` whole."""
-    data = marshal.dumps(message)
+    """Write ``message`` (lists, dicts, strings, numbers) to ``fd`` whole."""
+    data = marshal.dumps(message)  # type: ignore[arg-type]  # no ``typing`` import here
     data = len(data).to_bytes(8, "big") + data
     while data:
         data = data[os.write(fd, data) :]
@@ -64,10 +64,10 @@ def _third_party_of(packages: list[str]) -> list[str]:
         before = set(sys.modules)
         for package in packages:
             __import__(package)
-        found = [
-            name for name in sys.modules if name not in before and name.split(".")[0] not in OURS
-        ]
-        send(write_end, found)
+        send(
+            write_end,
+            [name for name in sys.modules if name not in before and name.split(".")[0] not in OURS],
+        )
         os._exit(0)
     os.close(write_end)
     found = receive(read_end)
@@ -75,7 +75,7 @@ def _third_party_of(packages: list[str]) -> list[str]:
     os.waitpid(pid, 0)
     if not isinstance(found, list):
         raise SystemExit(f"could not import {packages} to find their imports")
-    return found
+    return [str(name) for name in found]
 
 
 def _preload(packages: list[str]) -> None:
