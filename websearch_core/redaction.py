@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
 from .dump_lines import dump_readings, line_pieces
-from .echo_forms import ENDS_SHOWN, base64_cores, decoded, ends_pattern
+from .echo_ends import EndsFinder
+from .echo_forms import ENDS_SHOWN, base64_cores, decoded
 from .echo_heads import BASE64_HEAD, HEX_HEAD, HeadFinder, hex_form
 from .echo_runs import BASE64_RUN, HEX_RUN, RunFinder
 from .hex_groups import hex_reading
@@ -643,7 +644,7 @@ class _EchoFinder:
             else None
         )
         self._hex_runs = RunFinder(hexed, HEX_RUN, ignore_case=True)
-        self._ends = [re.compile(ends_pattern(token), re.IGNORECASE) for token in tokens]
+        self._ends = [EndsFinder(token) for token in tokens]
         # Case-sensitive, as base64 is read; a core under the floor's length is left out.
         small = {core for key in little for core in base64_cores(key)}
         ordered = sorted((core for core in small if len(core) >= MIN_SECRET_LENGTH), key=len)
@@ -667,10 +668,10 @@ class _EchoFinder:
         if reading is not None:
             spans += [reading.source(*span) for span in self._hex_spans(reading.text)]
         if ".." in text or "**" in text or "\u2026" in text or "\u2022" in text:
-            for pattern in self._ends:
+            for ends in self._ends:
                 spans += [
                     found.span()
-                    for found in pattern.finditer(text)
+                    for found in ends.finditer(text)
                     if len(found["head"] or "") + len(found["tail"]) >= ENDS_SHOWN
                 ]
         return spans
