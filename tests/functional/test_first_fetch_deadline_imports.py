@@ -55,7 +55,7 @@ _PARSERS = ("websearch_core", "lxml", "readability", "trafilatura", "justext", "
 @pytest.mark.parametrize(
     ("body", "content_type", "title"),
     [
-        pytest.param(_HTML, "text/html", "Notes", id="html"),
+        pytest.param(_HTML, "text/html", "T", id="html"),
         pytest.param(
             text_pdf(["Quarterly report.", "Revenue grew."], title="Report", author="Ann Lee"),
             "application/pdf",
