@@ -122,17 +122,20 @@ _POINTER_REACH: Final = 40
 a pattern anchored at the end is tried at each character it is given."""
 _MARKERS_AT_END: Final = re.compile(r"(?:\[\d{1,4}\])+\Z")
 """Numbered citations closing the text before a word (``million.[1]``)."""
+
+
+def _alternation(phrases: Iterable[str]) -> str:
+    """``phrases`` as one alternation whose spaces match any run of spaces or tabs."""
+    return "|".join(phrase.replace(" ", r"[ \t]+") for phrase in phrases)
+
+
 _FOR_MORE: Final = re.compile(
-    r"[ \t]+(?:"
-    + "|".join(phrase.replace(" ", r"[ \t]+") for phrase in link_words.FOR_MORE.values())
-    + r")\b",
+    r"[ \t]+(?:" + _alternation(link_words.FOR_MORE.values()) + r")\b",
     re.IGNORECASE,
 )
 """What ``see <url>`` goes on with and nothing else does (``see <url> for details``)."""
 _ASKED: Final = re.compile(
-    r"(?:"
-    + "|".join(phrase.replace(" ", r"[ \t]+") for phrase in link_words.ASKED.values())
-    + r")\Z",
+    r"(?:" + _alternation(link_words.ASKED.values()) + r")\Z",
     re.IGNORECASE,
 )
 """A sentence's words before a pointing word that only ask the reader to go to the URL
@@ -147,9 +150,7 @@ _ON_THE_URL: Final = re.compile(r"[ \t]*,[ \t]+(?:which|where)\b[^.!?\n()\[\]<>]
 _ASKED_REACH: Final = 80
 """How far before a pointing word :data:`_ASKED` or :data:`_LEAD` may start."""
 _ASKED_BEFORE_FINAL: Final = re.compile(
-    r"\b(?:"
-    + "|".join(before.replace(" ", r"[ \t]+") for before, _ in link_words.ASKED_FINAL.values())
-    + r")\Z",
+    r"\b(?:" + _alternation(before for before, _ in link_words.ASKED_FINAL.values()) + r")\Z",
     re.IGNORECASE,
 )
 """The words before a URL of a sentence whose verb follows it (``Sie können <url>``)."""
@@ -161,9 +162,7 @@ _FINAL_VERB: Final = re.compile(
 )
 """The verb closing such a sentence right after the URL (``<url> besuchen.``)."""
 _LEAD: Final = re.compile(
-    r"\b(?:"
-    + "|".join(phrase.replace(" ", r"[ \t]+") for phrase in link_words.LEADS.values())
-    + r")\Z",
+    r"\b(?:" + _alternation(link_words.LEADS.values()) + r")\Z",
     re.IGNORECASE,
 )
 """A sentence's words before ``at <url>`` (or its kin) saying only where more is to be read
