@@ -43,7 +43,68 @@ _MARK: Final = "\ufeff"
 space does, so a mark beside a URL never becomes part of the source's address. Python's
 ``\\s`` also holds U+001C..U+001F and U+0085, which JavaScript's does not; they end a
 URL here too (no address holds a control)."""
-_BARE_URL = re.compile(f"https?://[^\\s{_MARK}<>\"'`]+")
+_WIDE: Final = (
+    ("\u1100", "\u11ff"),  # Hangul jamo
+    ("\u2e80", "\u2fdf"),  # CJK radicals
+    ("\u3000", "\u30ff"),  # CJK symbols and punctuation, hiragana, katakana
+    ("\u3130", "\u318f"),  # Hangul compatibility jamo
+    ("\u3400", "\u4dbf"),  # CJK extension A
+    ("\u4e00", "\u9fff"),  # CJK unified ideographs
+    ("\uac00", "\ud7af"),  # Hangul syllables
+    ("\uf900", "\ufaff"),  # CJK compatibility ideographs
+    ("\uff00", "\uffef"),  # half-width and full-width forms
+)
+"""Chinese, Japanese and Korean characters and full-width forms, as code point ranges."""
+_WIDE_STOPS: Final = "\u3000。，、；：！？（）「」『』【】《》〈〉"
+"""The ideographic space, and full-width marks that close a sentence or a clause or open
+or close a bracket: never part of an address as written, so a bare URL ends at one."""
+_NOT_URL: Final = f"\\s{_MARK}<>\"'`"
+_WIDE_OPENERS: Final = "-/.=#_"
+"""ASCII characters a wide run may follow inside a URL: a path segment, host label, query
+value or fragment written in Chinese, Japanese or Korean begins after one of them."""
+
+
+def _ranges_without(ranges: tuple[tuple[str, str], ...], left_out: str) -> str:
+    """A character class body for ``ranges`` less the characters of ``left_out``.
+
+    Built once, so the URL pattern reads a wide run as one class (a lookahead per
+    character made reading a wide path about 4x slower than reading an ASCII one).
+
+    Example:
+        >>> _ranges_without((("a", "e"),), "c")
+        'a-bd-e'
+    """
+    gaps = sorted(map(ord, left_out))
+    parts: list[str] = []
+    for low, high in ranges:
+        first = ord(low)
+        for gap in (point for point in gaps if ord(low) <= point <= ord(high)):
+            if first < gap:
+                parts.append(f"{chr(first)}-{chr(gap - 1)}")
+            first = gap + 1
+        if first <= ord(high):
+            parts.append(f"{chr(first)}-{high}")
+    return "".join(parts)
+
+
+_WIDE_ALL: Final = "".join(f"{low}-{high}" for low, high in _WIDE)
+_WIDE_WORD: Final = _ranges_without(_WIDE, _WIDE_STOPS)
+_BARE_URL = re.compile(
+    f"https?://(?:[^{_NOT_URL}{_WIDE_ALL}]++|(?<=[{_WIDE_OPENERS}])[{_WIDE_WORD}]++)++"
+)
+"""A bare URL: up to a blank, a quote or ``<>``, a full-width mark, or wide text run on.
+
+The reference reads ``https?://\\S+``, so ``https://a.org/p。``, ``https://a.org/pを参照``
+and ``https://a.org/x，https://b.org/y`` each became one source with the text in its
+address, a page no one wrote. Chinese, Japanese and Korean put no blank between a URL and
+their words; an address carries such characters percent-encoded (every capture's do) or,
+as a browser shows it, as a whole IDN host label or path segment. So a full-width mark
+always ends the URL, and a wide character continues it only where such a label or segment
+begins (after ``- / . = # _``) or within one: ``https://例え.jp/`` and
+``https://zh.wikipedia.org/wiki/东京`` stay whole, ``https://a.org/pを参照`` reads
+``https://a.org/p``. A segment mixing ASCII and wide letters (``/abc日本``) loses its wide
+part, and a wide word written right after ``/`` (``https://a.org/を参照``) stays: neither
+reading can tell them apart from the text alone."""
 _TRAILING = ".,!?;:'\""
 _PAIRS: Final = {")": "(", "]": "[", "}": "{"}
 _OPENAI_MARK: Final = "utm_source=openai"
@@ -131,9 +192,13 @@ def _markdown_links(text: str) -> list[tuple[str, str]]:
 def links_in_text(text: str) -> list[tuple[str, str]]:
     """``(title, url)`` for every markdown link, then every bare ``http(s)`` URL, in order.
 
+    A bare URL ends at wide text run into it as a reader sees it end (see ``_BARE_URL``).
+
     Example:
         >>> links_in_text("See [docs](https://a.example/x_(y)) and https://b.example/z.")
         [('docs', 'https://a.example/x_(y)'), ('', 'https://b.example/z')]
+        >>> links_in_text("详见https://a.example/p，https://b.example/东京。")
+        [('', 'https://a.example/p'), ('', 'https://b.example/东京')]
     """
     found = [(title, url) for title, url in _markdown_links(text) if is_http_url(url)]
     seen = {url for _, url in found}
