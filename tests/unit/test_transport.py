@@ -1,6 +1,7 @@
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any, cast
 
 import aiohttp
 import pytest
@@ -306,6 +307,53 @@ async def test_a_spent_attempt_budget_sends_nothing(server: str) -> None:
     finally:
         leave_attempt(scope)
     assert SEEN[server] == []
+
+
+class _TimeoutsSeen:
+    """A real session that keeps the timeout each request hands aiohttp, then sends it.
+
+    The deadline reaches aiohttp only as that value, and a total aiohttp rounds up (it
+    does past its ceil threshold, 5 s by default) or a lost connect limit would show in
+    no reply until a server stalled for seconds, so the test reads the value itself.
+    """
+
+    def __init__(self, session: aiohttp.ClientSession) -> None:
+        self._session = session
+        self.timeouts: list[aiohttp.ClientTimeout] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._session, name)
+
+    def request(self, *args: object, **kwargs: Any) -> object:
+        self.timeouts.append(kwargs["timeout"])
+        return self._session.request(*args, **kwargs)
+
+
+async def test_each_request_gets_the_time_left_unrounded_and_the_connect_limit(
+    server: str,
+) -> None:
+    async with aiohttp.ClientSession() as session:
+        seen = _TimeoutsSeen(session)
+        transport = Transport(
+            cast(aiohttp.ClientSession, seen),
+            timeout_seconds=7.5,
+            max_response_bytes=1024,
+            base_urls={"brave": server},
+            connect_timeout_seconds=1.25,
+        )
+        request = HttpRequest(method="GET", url="https://api.example/late-redirect")
+        assert (await transport.send("brave", "Brave", request)).text() == "late"
+        transport.connect_timeout_seconds = 0.5
+        await transport.send("brave", "Brave", HttpRequest(method="GET", url="https://x/ok"))
+    totals = [timeout.total for timeout in seen.timeouts]
+    assert None not in totals
+    first, hop, later = cast(list[float], totals)
+    # Each hop has what is left of the one limit (the redirect answered after 0.3 s).
+    assert 7.0 < first <= 7.5 and 6.0 < hop <= first - 0.3 and 7.0 < later <= 7.5
+    for timeout in seen.timeouts:
+        assert cast(float, timeout.total) < timeout.ceil_threshold  # never rounded up
+        assert (timeout.connect, timeout.sock_read) == (None, None)
+    assert [timeout.sock_connect for timeout in seen.timeouts] == [1.25, 1.25, 0.5]
 
 
 async def test_size_cap_is_enforced_while_streaming(server: str) -> None:
