@@ -14,7 +14,7 @@ import pytest
 from tests.loop_imports import run_watched
 from websearch_core.key_names import key_variables
 from websearch_core.key_variable_names import KEY_VARIABLES
-from websearch_core.provider_ids import KEY_IDS
+from websearch_core.provider_ids import KEY_IDS, listed_ids
 
 _SCRIPT = textwrap.dedent(
     """
@@ -53,7 +53,7 @@ def test_an_unknown_api_keys_id_is_refused_without_importing_a_provider(
     found = run_watched(_SCRIPT, GIVEN=given)
     said = found["said"]
     assert isinstance(said, str), found
-    known = ", ".join(KEY_IDS)
+    known = listed_ids(KEY_IDS)
     assert said == f"api_keys: unknown provider id {given.lower()} (known: {known}){meant}", said
     assert found["imported"] == [], found
 
