@@ -74,21 +74,26 @@ def _opened(match: re.Match[str]) -> int | None:
     return match.start("open") if match["open"] is not None else None
 
 
-def test_each_cut_reads_a_window_of_the_text_not_all_of_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def handed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The longer side of the text each cut is handed, one entry a cut (the reading runs)."""
+    lengths: list[int] = []
+    closed = links._closed
+
+    def reading(left: str, right: str) -> tuple[str, int]:
+        lengths.append(max(len(left), len(right)))
+        return closed(left, right)
+
+    monkeypatch.setattr(links, "_closed", reading)
+    return lengths
+
+
+def test_each_cut_reads_a_window_of_the_text_not_all_of_it(handed: list[int]) -> None:
     # Failed before: each cut was handed the whole answer before it and after it.
     sentence = f"Big. See {CUT} for details. Figures via {CUT} differ ([a]({CUT})).\n"
     once = unlinked(sentence, [CUT], [KEPT])
     assert once == "Big. Figures differ.\n"
-    handed: list[int] = []
-    closed = links._closed
-
-    def reading(left: str, right: str) -> tuple[str, int]:
-        handed.append(max(len(left), len(right)))
-        return closed(left, right)
-
-    monkeypatch.setattr(links, "_closed", reading)
+    handed.clear()  # the three cuts of the sentence alone
     assert unlinked(sentence * 300, [CUT], [KEPT]) == once * 300
     assert len(handed) == 900
     assert max(handed) <= 1_000  # of the 31,000 characters of the answer
@@ -149,18 +154,8 @@ def test_a_long_run_of_blanks_beside_a_cut_goes_as_a_short_one_does(
     assert unlinked(written.replace("{}", blanks), [CUT], [KEPT]) == cut
 
 
-def test_long_runs_beside_cuts_keep_each_cut_s_reading_a_window(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_long_runs_beside_cuts_keep_each_cut_s_reading_a_window(handed: list[int]) -> None:
     # Failed before: the runs stayed. Each cut is still handed a window, not the run.
-    handed: list[int] = []
-    closed = links._closed
-
-    def reading(left: str, right: str) -> tuple[str, int]:
-        handed.append(max(len(left), len(right)))
-        return closed(left, right)
-
-    monkeypatch.setattr(links, "_closed", reading)
     piece = f"Big.{' ' * 3_000}{CUT}{' ' * 3_000}More. "
     assert unlinked(piece * 20, [CUT], [KEPT]) == "Big. More. " * 20
     assert len(handed) == 20 and max(handed) <= 1_000
