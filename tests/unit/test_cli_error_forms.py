@@ -14,16 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from websearch_core.cli import EXIT_OK, EXIT_USAGE, main
-
-
-def _error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """The one line ``argv`` is refused with (exit status 2, nothing on stdout)."""
-    assert main(argv) == EXIT_USAGE
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert err.count("\n") == 1, err
-    return err
+from tests.cli_refusals import refusal_line
+from websearch_core.cli import EXIT_OK, main
 
 
 @pytest.mark.parametrize(
@@ -57,7 +49,7 @@ def _error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 def test_a_bad_option_is_named_as_a_bad_setting_is(
     argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert _error_line(argv, capsys) == f"websearch: {line}\n"
+    assert refusal_line(argv, capsys) == f"websearch: {line}\n"
 
 
 @pytest.mark.parametrize(
@@ -70,13 +62,13 @@ def test_a_bad_option_is_named_as_a_bad_setting_is(
 def test_the_same_mistake_reads_alike_from_each_source(
     value: str, problem: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    option = _error_line(["q", "--timeout", value], capsys)
+    option = refusal_line(["q", "--timeout", value], capsys)
     monkeypatch.setenv("WEBSEARCH_TIMEOUT_SECONDS", value)
-    variable = _error_line(["q"], capsys)
+    variable = refusal_line(["q"], capsys)
     monkeypatch.delenv("WEBSEARCH_TIMEOUT_SECONDS")
     config = Path(os.environ["WEBSEARCH_CONFIG_FILE"])
     config.write_text(f'timeout_seconds = "{value}"\n', encoding="utf-8")
-    in_file = _error_line(["q"], capsys)
+    in_file = refusal_line(["q"], capsys)
     assert [option, variable, in_file] == [
         f"websearch: timeout_seconds (--timeout): {problem}\n",
         f"websearch: WEBSEARCH_TIMEOUT_SECONDS: {problem}\n",
@@ -95,7 +87,7 @@ def test_fetch_names_a_bad_timeout_as_a_search_does(
     value: str, problem: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # It was argparse's usage block and `websearch fetch: error: argument --timeout: ...`.
-    line = _error_line(["fetch", "https://a.example/", "--timeout", value], capsys)
+    line = refusal_line(["fetch", "https://a.example/", "--timeout", value], capsys)
     assert line == f"websearch: timeout_seconds (--timeout): {problem}\n"
 
 
@@ -133,7 +125,7 @@ def test_a_bad_setting_says_what_it_was_given_only_where_no_secret_can_be(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv(variable, value)
-    assert _error_line(["q"], capsys) == f"websearch: {variable}: {line}\n"
+    assert refusal_line(["q"], capsys) == f"websearch: {variable}: {line}\n"
 
 
 @pytest.mark.parametrize(
@@ -211,7 +203,7 @@ def test_what_argparse_refuses_is_one_line_naming_the_option(
     # Each was argparse's usage block, then `websearch: error: unrecognized arguments:
     # --bogus` (or `argument --limit: expected one argument`, `the following arguments are
     # required: URL`), with no name suggested and no pointer to the help.
-    assert _error_line(argv, capsys) == f"websearch: {line}\n"
+    assert refusal_line(argv, capsys) == f"websearch: {line}\n"
 
 
 @pytest.mark.parametrize("command", [[], ["fetch"], ["auth"], ["auth", "remove"], ["providers"]])
@@ -238,7 +230,7 @@ def test_a_switch_neither_on_nor_off_says_what_to_write(
     # pydantic's `Input should be a valid boolean` named no form it reads, where
     # WEBSEARCH_FETCH_ALLOW_PRIVATE's own check lists them; a long text is still not said.
     monkeypatch.setenv(variable, value)
-    line = _error_line(["q"], capsys)
+    line = refusal_line(["q"], capsys)
     assert line.startswith(f"websearch: {variable}: Input should be a valid boolean")
     assert line.endswith("; write 1, true, yes or on, or 0, false, no or off\n")
     assert (value in line) is (value == "maybe")

@@ -15,8 +15,8 @@ import annotated_types
 import pytest
 from pydantic import ValidationError
 
+from tests.cli_refusals import refusal_line
 from websearch_core import Settings
-from websearch_core.cli import EXIT_USAGE, main
 
 CASES = [
     # (variable, a value past a bound, pydantic's type, the words)
@@ -48,15 +48,6 @@ CASES = [
 ]
 
 
-def _error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """The one line ``argv`` is refused with (exit status 2, nothing on stdout)."""
-    assert main(argv) == EXIT_USAGE
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert err.count("\n") == 1, err
-    return err
-
-
 @pytest.mark.parametrize(("variable", "value", "kind", "words"), CASES)
 def test_a_variable_out_of_range_names_its_unit_and_range(
     variable: str,
@@ -68,7 +59,7 @@ def test_a_variable_out_of_range_names_its_unit_and_range(
 ) -> None:
     """Failed before on each: ``<VARIABLE>: Input should be greater than 0`` and the like."""
     monkeypatch.setenv(variable, value)
-    assert _error_line(["q"], capsys) == f"websearch: {variable}: must be {words}\n"
+    assert refusal_line(["q"], capsys) == f"websearch: {variable}: must be {words}\n"
 
 
 @pytest.mark.parametrize(("variable", "value", "kind", "words"), CASES)
@@ -88,10 +79,10 @@ def test_an_option_and_the_config_file_say_the_same(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Failed before: ``... (--timeout): Input should be less than or equal to 300``."""
-    option = _error_line(["q", "--timeout", "301"], capsys)
+    option = refusal_line(["q", "--timeout", "301"], capsys)
     config = Path(os.environ["WEBSEARCH_CONFIG_FILE"])
     config.write_text("timeout_seconds = 0\n", encoding="utf-8")
-    in_file = _error_line(["q"], capsys)
+    in_file = refusal_line(["q"], capsys)
     words = "must be more than 0 and at most 300 seconds"
     assert [option, in_file] == [
         f"websearch: timeout_seconds (--timeout): {words}\n",
@@ -126,7 +117,7 @@ def test_guard_text_that_is_no_number_keeps_pydantic_s_words(
 ) -> None:
     """A guard: only a number past a bound is reworded; ``soon`` is no number at all."""
     monkeypatch.setenv("WEBSEARCH_TIMEOUT_SECONDS", "soon")
-    assert _error_line(["q"], capsys) == (
+    assert refusal_line(["q"], capsys) == (
         "websearch: WEBSEARCH_TIMEOUT_SECONDS: Input should be a valid number, unable to parse "
         "string as a number, got 'soon'\n"
     )
