@@ -9,15 +9,16 @@ an instant with its zone: ``page_age`` carries none, and is UTC as the age read 
 """
 
 import html
+import math
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from dateutil import parser as date_parser
 
-from ..date_zone import with_zone
+from ..date_zone import UTC_OFFSET, with_zone
 from ..errors import ResponseParseError
 from ..format import truncate_text
 from ..js_trim import trim
@@ -61,6 +62,12 @@ _ISO_BOTH = re.compile(
 written and ``age_seconds_from_date`` reads it with ``datetime.fromisoformat``, so one
 reading serves both. It admits no space, tag, entity or control, so normalising it is a
 no-op."""
+_INSTANT_SEPARATORS = "--T::"
+"""Every third character from the fifth of ``YYYY-MM-DDTHH:MM:SS``, Brave's usual ``page_age``
+(``text[4::3]``): with its length, a slice comparison tells the form where the pattern
+above takes a scan of the engine (see :func:`_plain_instant`)."""
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
 _YEAR = re.compile(r"\b\d{4}\b")
 _RELATIVE = re.compile(r"\b(?:ago|yesterday|today|now|last|next)\b", re.IGNORECASE)
 
@@ -169,27 +176,61 @@ def iso_published_date(text: str | None) -> str | None:
         return None
 
 
-def _published(item: Mapping[str, Any], now: datetime | None) -> tuple[str | None, int | None]:
+def _published(
+    item: Mapping[str, Any], now: datetime | None, since_epoch: timedelta | None = None
+) -> tuple[str | None, int | None]:
     """``published_date`` and ``age_seconds`` of one result.
 
     ``published_date`` is ISO 8601 from ``page_age`` or ``age`` when either is absolute,
     else ``age`` as text (with no age). The usual ``page_age`` (ISO 8601 that
     :data:`_ISO_BOTH` matches) is read once for both fields; anything else takes
     :func:`iso_published_date` and ``age_seconds_from_date``.
+
+    Args:
+        item: The result.
+        now: The reference instant (default: now).
+        since_epoch: ``now`` less the epoch, when the caller reads a page against one
+            instant (:func:`result_fields`): taken once a page, not once a result.
     """
     page_age = item.get("page_age")
-    if isinstance(page_age, str) and _ISO_BOTH.fullmatch(page_age):
-        try:
-            when = datetime.fromisoformat(page_age)
-        except ValueError:
-            pass  # shaped like ISO but no real date (month 13): the general path decides
-        else:
-            return with_zone(page_age), age_seconds_at(when, now or datetime.now(UTC))
+    if isinstance(page_age, str):
+        if since_epoch is not None and (instant := _plain_instant(page_age)) is not None:
+            # ``with_zone`` and ``age_seconds_at`` of a zone-less instant, as one subtraction
+            # from the page's distance to the epoch (exact: ``timedelta`` arithmetic).
+            distance = since_epoch - (instant - _NAIVE_EPOCH)
+            return page_age + UTC_OFFSET, math.floor(distance.total_seconds())
+        if _ISO_BOTH.fullmatch(page_age):
+            try:
+                when = datetime.fromisoformat(page_age)
+            except ValueError:
+                pass  # shaped like ISO but no real date (month 13): the general path decides
+            else:
+                return with_zone(page_age), age_seconds_at(when, now or datetime.now(UTC))
     age = item.get("age")
     if not isinstance(page_age, str) and not isinstance(age, str):
         return None, None  # no date at all (what the general path gives, without its calls)
     published = _published_text(_text(page_age), item)
     return published, age_seconds_from_date(published, now=now)
+
+
+def _plain_instant(text: str) -> datetime | None:
+    """``text`` read when it is ``YYYY-MM-DDTHH:MM:SS`` (no zone, a year from 1000), else ``None``.
+
+    Brave's usual ``page_age``, told by its length, its separators (one slice compared)
+    and ASCII, without the pattern's scan: ``datetime.fromisoformat`` then reads the
+    digits, and refuses any other character where one stands (it reads ASCII digits
+    only). Every text it gives a date for is one :data:`_ISO_BOTH` matches and
+    ``fromisoformat`` reads with no zone, so the caller's answer is the general path's;
+    anything else (``None``) goes that way.
+    """
+    if len(text) != 19 or text[4::3] != _INSTANT_SEPARATORS or text[0] == "0":
+        return None
+    if not text.isascii():
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:  # shaped so, but no date (month 13, hour 24): the general path's call
+        return None
 
 
 def _published_text(page_age: str, item: Mapping[str, Any]) -> str | None:
@@ -222,6 +263,18 @@ def source_fields(item: Any, now: datetime) -> dict[str, Any] | None:
     A page's fields are validated in one step with the response that holds them
     (:func:`result_fields`), which costs less than a ``SearchSource`` per result.
     """
+    return _source_fields(item, now, _since_epoch(now))
+
+
+def _since_epoch(now: datetime) -> timedelta | None:
+    """``now`` less the epoch, or ``None`` for a naive ``now`` (the general path's error)."""
+    return None if now.tzinfo is None else now - _EPOCH
+
+
+def _source_fields(
+    item: Any, now: datetime, since_epoch: timedelta | None
+) -> dict[str, Any] | None:
+    """:func:`source_fields`, with ``now``'s distance to the epoch taken once a page."""
     if not isinstance(item, dict) and not isinstance(item, Mapping):  # dict: no ABC check
         return None
     get = item.get
@@ -238,7 +291,7 @@ def source_fields(item: Any, now: datetime) -> dict[str, Any] | None:
     title = _text(get("title")) or url
     if len(title) * 2 > TITLE_LIMIT:
         title = truncate_text(title, TITLE_LIMIT)
-    published, age_seconds = _published(item, now)
+    published, age_seconds = _published(item, now, since_epoch)
     extras = get("extra_snippets")
     if extras:  # only when asked for, and then seldom there
         snippet = _snippet(get("description"), extras)
@@ -272,8 +325,12 @@ def result_fields(data: Any, *, now: datetime | None = None) -> list[dict[str, A
     if not isinstance(results, list):
         raise field_error(PROVIDER_ID, UNEXPECTED_SHAPE, web, "results", "a list", parent="web")
     reference = now or datetime.now(UTC)  # one instant for the whole page
-    fields = [source_fields(item, reference) for item in first_items(results)]
-    return [entry for entry in fields if entry is not None]
+    since_epoch = _since_epoch(reference)
+    kept: list[dict[str, Any]] = []  # one pass: no list of every entry, then the kept ones
+    for item in first_items(results):
+        if (fields := _source_fields(item, reference, since_epoch)) is not None:
+            kept.append(fields)
+    return kept
 
 
 def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSource, ...]:
