@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
+from ..js_string import js_number, js_string, js_truthy
 from ..js_trim import trim
 from ..models import SearchResponse, SearchSource
 from ..transport import HttpResponse, classify_http_error
@@ -193,10 +194,22 @@ def _error_entry(value: Any) -> tuple[str | None, Any]:
         return None, None
     first = value[0]
     code = first.get("code")
-    message = _first_text(first, ("message", "msg"))
-    if not message and isinstance(code, str | int) and not isinstance(code, bool):
-        message = trim(str(code))
+    message = _first_text(first, ("message", "msg")) or _code_text(code)
     return message or None, code
+
+
+def _code_text(code: Any) -> str | None:
+    """A code in text (trimmed) or a finite number as JavaScript writes it, else ``None``.
+
+    ``429.0`` is ``429``; ``true``, ``null``, arrays and objects are no code text, as the
+    reference reads a code as a message only when it is a string or a finite number.
+    """
+    if isinstance(code, str):
+        return trim(code)
+    if isinstance(code, int | float) and not isinstance(code, bool):
+        text = js_number(code)
+        return None if text.endswith(("Infinity", "NaN")) else text
+    return None
 
 
 def body_error(data: Any) -> tuple[str | None, Any]:
@@ -222,9 +235,7 @@ def error_code(body: str) -> str | None:
         '101'
     """
     _, code = body_error(json_object(body.strip()))
-    if isinstance(code, bool) or not isinstance(code, int | str):
-        return None
-    return text_or_none(str(code))
+    return _code_text(code) or None
 
 
 def error_detail(status: int, body: str) -> str:
@@ -264,6 +275,8 @@ def http_status(code: Any) -> int | None:
         return None
     if isinstance(code, int):
         number = code
+    elif isinstance(code, float) and code.is_integer():
+        number = int(code)  # JSON's 429.0 is the number 429 to the reference's reader
     elif isinstance(code, str) and HTTP_STATUS_TEXT.fullmatch(trimmed := trim(code)):
         number = int(trimmed)
     else:
@@ -271,18 +284,20 @@ def http_status(code: Any) -> int | None:
     return number if 400 <= number < 600 else None
 
 
-def _code_label(code: Any) -> str | int | None:
-    """``code`` as the error label shows it: a number as sent, text trimmed, else ``None``.
+def _code_label(code: Any) -> str | None:
+    """``code`` as the error label shows it, ``None`` where the status stands in.
 
-    ``None`` (the status is shown) for what the reference's ``first.code || status`` finds
-    falsy: no code, ``false``, ``""`` and ``0``, Kagi's "internal" code, which read
-    ``Kagi API error (0): ...``, a label no HTTP status or Kagi text explains.
+    The reference's label is ``first.code || status`` in a template literal, so a code is
+    shown by JavaScript's rules (:mod:`~websearch_core.js_string`): ``true`` as ``true``,
+    ``429.0`` as ``429`` (``JSON.parse`` keeps no point), ``1.5`` as ``1.5``, an array
+    joined by commas, an object as ``[object Object]``; what JavaScript finds falsy gives
+    the status: no code, ``null``, ``false``, ``""``, ``0`` (Kagi's "internal" code, which
+    read ``Kagi API error (0): ...``). Text is trimmed by the field rule first (outputs60:
+    a mark inside the parentheses is shown as nothing), so a blank code gives the status.
     """
-    if isinstance(code, bool):
-        return None
     if isinstance(code, str):
         return text_or_none(code)
-    return code if isinstance(code, int) and code != 0 else None
+    return js_string(code) if js_truthy(code) else None
 
 
 def body_failure(response: HttpResponse, message: str, code: Any) -> SearchProviderError:
