@@ -358,36 +358,79 @@ def _unseen_characters(given: tuple[str, ...]) -> str:
     return "".join(notes)
 
 
+ODD_CHARACTERS_NAMED = 3
+"""How many distinct odd characters an id's note names before it counts the rest: enough
+for a word typed in the wrong keyboard layout (``b\u0433\u0430ve``), few enough that an id
+pasted from anywhere still reads as one line."""
+
+
 def _odd_character(pid: str) -> str | None:
-    r"""The character of ``pid`` that keeps it from being the id it reads as, named, or ``None``.
+    r"""Each distinct character of ``pid`` that keeps it from the id it reads as, or ``None``.
 
     Every id is printable ASCII, so any other character is why a word that looks right
-    is refused: first one that shows nothing (U+FEFF, U+200B), else a control (``BEL``,
-    which a terminal rings rather than shows), else a look-alike beyond ASCII (a
-    Cyrillic ``\u0430`` in ``br\u0430ve``, which ``repr`` shows as itself), each by its
-    code point and name.
+    is refused: one that shows nothing (U+FEFF, U+200B), a control (``BEL``, which a
+    terminal rings rather than shows), a look-alike beyond ASCII (a Cyrillic ``а`` in
+    ``brаve``, which ``repr`` shows as itself), each by its code point and name and
+    where it sits. Naming only the first hid the rest: ``bгаve`` (two Cyrillic
+    letters) named the ``г`` alone, and fixing it left a refusal still. They come in
+    the order they first appear, a repeated one named once with each of its places, and
+    past :data:`ODD_CHARACTERS_NAMED` of them the rest are counted.
 
     Example:
-        >>> _odd_character("bra\x07ve")
+        >>> _odd_character("brave")
         'a control character (U+0007) at character 4'
-        >>> _odd_character("br\u0430ve")
+        >>> _odd_character("brаve")
         'a Cyrillic letter (U+0430 CYRILLIC SMALL LETTER A) at character 3'
+        >>> print(_odd_character("bгаvа"))  # doctest: +NORMALIZE_WHITESPACE
+        a Cyrillic letter (U+0433 CYRILLIC SMALL LETTER GHE) at character 2, a Cyrillic
+        letter (U+0430 CYRILLIC SMALL LETTER A) at characters 3 and 5
     """
+    places: dict[str, list[int]] = {}
+    for place, character in enumerate(pid, start=1):
+        if not (character.isascii() and character.isprintable()):
+            places.setdefault(character, []).append(place)
+    if not places:
+        return None
+    named = [
+        f"{_odd_kind(character)} at {_places_text(at)}"
+        for character, at in list(places.items())[:ODD_CHARACTERS_NAMED]
+    ]
+    rest = len(places) - len(named)
+    if rest:
+        named.append(f"and {rest} other odd character{'s' if rest > 1 else ''}")
+    return ", ".join(named)
+
+
+def _odd_kind(character: str) -> str:
+    """What an odd ``character`` is, with its code point (and name, where one helps)."""
     # Only for an id no provider has, which is rare: this module is a leaf.
     from .sent_secret import invisible_at, kind_of
 
-    found = invisible_at(pid, spaces=True)
+    found = invisible_at(character, spaces=True)
     if found is not None:
-        place, name = found
-        return f"an invisible character ({name}) at character {place + 1}"
-    for place, character in enumerate(pid, start=1):
-        if unicodedata.category(character) == "Cc":
-            return f"a control character (U+{ord(character):04X}) at character {place}"
-    for place, character in enumerate(pid, start=1):
-        if not character.isascii():
-            name = f"U+{ord(character):04X} {unicodedata.name(character, '')}".rstrip()
-            return f"{kind_of(character)} ({name}) at character {place}"
-    return None
+        return f"an invisible character ({found[1]})"
+    if unicodedata.category(character) == "Cc":
+        return f"a control character (U+{ord(character):04X})"
+    name = f"U+{ord(character):04X} {unicodedata.name(character, '')}".rstrip()
+    return f"{kind_of(character)} ({name})"
+
+
+def _places_text(places: list[int]) -> str:
+    """Where an odd character sits: ``character 3``, ``characters 3 and 5``.
+
+    Past :data:`ODD_CHARACTERS_NAMED` places the rest are counted (``characters 1, 2, 3
+    and 7 more``), so an id of a thousand marks is one line still.
+
+    Example:
+        >>> _places_text([3]), _places_text([3, 5]), _places_text(list(range(1, 11)))
+        ('character 3', 'characters 3 and 5', 'characters 1, 2, 3 and 7 more')
+    """
+    if len(places) == 1:
+        return f"character {places[0]}"
+    if len(places) > ODD_CHARACTERS_NAMED:
+        shown = ", ".join(map(str, places[:ODD_CHARACTERS_NAMED]))
+        return f"characters {shown} and {len(places) - ODD_CHARACTERS_NAMED} more"
+    return f"characters {', '.join(map(str, places[:-1]))} and {places[-1]}"
 
 
 def closest_id(
