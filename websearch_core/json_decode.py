@@ -119,7 +119,10 @@ def decoded_json(text: str) -> Any:
     The reading of an error's head (:func:`~websearch_core.transport.error_head`), as the
     reference reads ``JSON.parse(await response.text())``: a mark still leading the text
     is the body's second, and refused, where :func:`json_loads` would take it for the
-    first and read the JSON behind it.
+    first and read the JSON behind it. And of an event stream's ``data``, as the reference
+    reads ``JSON.parse(event.data)``: WHATWG's stream decode drops one mark at the
+    stream's start (:class:`~websearch_core.sse.SseParser` does), none in an event, so a
+    mark leading an event's data is data, and that data is not JSON.
 
     Raises:
         ValueError: ``text`` is led by a mark, or is not JSON (as :func:`json_loads`).

@@ -7,9 +7,14 @@ bytes as they arrive and enforces the timeout; every streaming provider parses t
 Handled: ``data:`` fields spread over several lines (joined with ``\n``), comments (lines
 starting with ``:``), ``event:`` names, ``id:`` and ``retry:``, CRLF / LF / CR line ends
 (including a CRLF split across two reads), a UTF-8 byte-order mark, and an optional space
-after the colon. Two things the standard leaves silent become errors here, because a search
-tool must not hang or pass on half an answer: an event larger than the cap, and a stream
-that ends in the middle of an event.
+after the colon. The mark is dropped once, at the stream's start, as WHATWG's decode of the
+stream does; one leading an event's ``data`` is kept as data (the readers' ``JSON.parse``
+then refuses it, :func:`~websearch_core.json_decode.decoded_json`), and a second at the start
+makes the first line's field name unknown, so that line is ignored.
+
+Two things the standard leaves silent become errors here, because a search tool must not
+hang or pass on half an answer: an event larger than the cap, and a stream that ends in the
+middle of an event.
 """
 
 from dataclasses import dataclass

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .errors import ResponseParseError
-from .json_decode import json_loads
+from .json_decode import decoded_json
 from .sse import SseEvent
 
 __all__ = [
@@ -142,7 +142,7 @@ def sse_payloads(events: Iterable[SseEvent]) -> list[tuple[object, str]]:
     found: list[tuple[object, str]] = []
     for event in events:
         try:
-            found.append((json_loads(event.data), event.event))
+            found.append((decoded_json(event.data), event.event))
         except ValueError:
             continue
     return found

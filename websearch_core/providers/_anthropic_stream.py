@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from ..errors import ResponseParseError
-from ..json_decode import json_loads
+from ..json_decode import decoded_json, json_loads
 from ..sse import SseEvent
 from ..stream_apis import ANTHROPIC_MESSAGES, refuse_foreign_stream
 from ..transport import HttpResponse, raise_for_status
@@ -42,7 +42,7 @@ _STREAM_ERROR_STATUS: Final = {
 
 def _decode(data: str) -> dict[str, Any]:
     try:
-        value = json_loads(data)
+        value = decoded_json(data)
     except ValueError:
         raise ResponseParseError(PROVIDER_ID, INVALID_STREAM_JSON, 502) from None
     if not isinstance(value, dict):

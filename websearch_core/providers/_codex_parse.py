@@ -30,7 +30,7 @@ from ..errors import CreditsSpentError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..filters.cited import first_cited
 from ..js_trim import trim
-from ..json_decode import json_loads
+from ..json_decode import decoded_json
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ..stream_apis import OPENAI_RESPONSES, refuse_foreign_stream
@@ -356,7 +356,7 @@ def _folded(events: Iterable[SseEvent]) -> _StreamState:
         if event.data.strip() == "[DONE]":
             continue
         try:
-            payload = json_loads(event.data)
+            payload = decoded_json(event.data)
         except ValueError:
             raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502) from None
         if not isinstance(payload, Mapping):

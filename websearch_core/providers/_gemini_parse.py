@@ -41,7 +41,7 @@ from ..domain_names import domain_name
 from ..errors import EmptyResponseError, ProviderUnavailableError, ResponseParseError
 from ..event_stream_body import asked_stream_events
 from ..js_trim import trim
-from ..json_decode import json_loads, response_json
+from ..json_decode import decoded_json, response_json
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ..stream_apis import GEMINI_GENERATE_CONTENT, refuse_foreign_stream
@@ -104,7 +104,7 @@ def events_chunks(events: Iterable[SseEvent]) -> tuple[list[Mapping[str, Any]], 
     bad = 0
     for event in events:
         try:
-            value = json_loads(event.data)
+            value = decoded_json(event.data)
         except ValueError:
             bad += 1
             continue

@@ -37,7 +37,7 @@ from ..event_stream_body import asked_stream_events
 from ..filters.cited import first_cited
 from ..filters.markers import as_sources
 from ..js_trim import trim
-from ..json_decode import json_loads
+from ..json_decode import decoded_json
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ..stream_apis import CHAT_COMPLETIONS, refuse_foreign_stream
@@ -95,7 +95,7 @@ def events_json(events: Iterable[SseEvent]) -> list[Mapping[str, Any]]:
         if not data:
             continue
         try:
-            value = json_loads(data)
+            value = decoded_json(data)
         except ValueError:
             continue
         if isinstance(value, Mapping):
