@@ -602,7 +602,7 @@ def test_image_placeholders_are_empty_answers(placeholder: str) -> None:
             CreditsSpentError,
             "Codex request failed (project_spend_limit_exceeded): You exceeded your current quota",
         ),
-        ({"type": "error"}, ProviderUnavailableError, "Codex error (None): Unknown error"),
+        ({"type": "error"}, ProviderUnavailableError, "Codex error (): Unknown error"),
         (
             {
                 "type": "response.failed",
@@ -624,7 +624,7 @@ def test_image_placeholders_are_empty_answers(placeholder: str) -> None:
         (
             {"type": "error", "message": "Request timed out"},
             ProviderUnavailableError,
-            "Codex error (None): Request timed out",
+            "Codex error (): Request timed out",
         ),
     ],
 )

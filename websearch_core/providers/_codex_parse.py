@@ -14,9 +14,10 @@ Pure functions, kept apart from :mod:`websearch_core.providers.codex` (the proto
   sources gives ``Codex returned image-only response``; no text and no source otherwise
   gives ``Codex returned no answer or sources: <why>``, naming what the message lacked.
 * **Error events:** ``error`` / ``response.failed`` give ``Codex error (<code>): <message>``
-  / ``Codex request failed (<code>): <message>``, typed by the shared classifier from the
-  status their text implies (rate limit 429, unauthorized 401, forbidden 403, timeout
-  504, else 500), as the text is all a 200 stream has; a code of
+  / ``Codex request failed (<code>): <message>`` (the code as JavaScript writes it, and
+  ``Codex error ()`` with none: the reference's ``code ?? ""``), typed by the shared
+  classifier from the status their text implies (rate limit 429, unauthorized 401,
+  forbidden 403, timeout 504, else 500), as the text is all a 200 stream has; a code of
   :data:`._codex_errors.SPENT_BALANCE_CODES` is a spent prepaid balance (429), as in an
   error body.
 """
@@ -29,6 +30,7 @@ from typing import Any, Final
 from ..errors import CreditsSpentError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..filters.cited import first_cited
+from ..js_string import js_string
 from ..js_trim import trim
 from ..json_decode import decoded_json
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
@@ -272,13 +274,17 @@ def _raise_event_error(kind: str, payload: Mapping[str, Any]) -> None:
         holders.append(response["error"])
     code = next((h.get("code") for h in holders if h.get("code")), None)
     detail = next((h.get("message") for h in holders if text_or_none(h.get("message"))), None)
+    # The reference writes the code into a template literal (``code ?? ""``): JavaScript's
+    # String of it, so ``true`` and ``429.0`` read ``true`` and ``429``, not Python's
+    # ``True``, ``429.0`` or, with no code, ``None``.
+    label = "" if code is None else js_string(code)
     if kind == "error":
-        message = f"Codex error ({code}): {detail or 'Unknown error'}"
+        message = f"Codex error ({label}): {detail or 'Unknown error'}"
     elif code:
-        message = f"Codex request failed ({code}): {detail or 'Request failed'}"
+        message = f"Codex request failed ({label}): {detail or 'Request failed'}"
     else:
         message = f"Codex request failed: {detail or 'Request failed'}"
-    if code in SPENT_BALANCE_CODES:  # OpenAI's own word for a balance its owner tops up
+    if isinstance(code, str) and code in SPENT_BALANCE_CODES:  # a code object is no such word
         raise CreditsSpentError(PROVIDER_ID, message, 429)
     status = next((s for pattern, s in _STATUS_FROM_TEXT if pattern.search(message)), 500)
     raise_for_status(

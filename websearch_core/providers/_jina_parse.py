@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
+from ..js_string import js_string
 from ..js_trim import trim
 from ..models import SearchSource
 from ..transport import HttpResponse, error_head
@@ -64,8 +65,13 @@ def reported_failure(code: Any, response: HttpResponse) -> SearchProviderError:
     """The error for a 2xx body whose ``code`` is not 200.
 
     A code that is an HTTP error status types it as that status would; any other is a 502.
+    The code is written as the reference's template literal writes it (JavaScript's
+    String: ``true``, ``401.0`` as ``401``), where Python's read ``True`` and ``401.0``;
+    JSON's ``401.0`` is the number 401 there, so it types the failure as 401 does.
     """
-    message = f"Jina API response reported failure ({code})"
+    message = f"Jina API response reported failure ({js_string(code)})"
+    if isinstance(code, float) and code.is_integer():
+        code = int(code)
     if isinstance(code, int) and not isinstance(code, bool) and 400 <= code < 600:
         return error_for_status(PROVIDER_ID, code, response, message)
     return SearchProviderError(PROVIDER_ID, message, 502)

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
 from ..event_stream_body import asked_stream_events
 from ..filters.markers import as_sources, cut_to
+from ..js_string import js_string
 from ..js_trim import is_blank, trim
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
@@ -111,7 +112,8 @@ def _ask_error(event: Mapping[str, Any]) -> SearchProviderError | None:
     code = event.get("error_code")
     if code is None:
         return None
-    detail = clean_text(event.get("error_message")) or str(code)
+    # ``error_message ?? error_code`` in a template literal: JavaScript's String of the code.
+    detail = clean_text(event.get("error_message")) or js_string(code)
     return SearchProviderError(PROVIDER_ID, f"Perplexity ask stream error: {detail}", 400)
 
 

@@ -13,9 +13,10 @@ typed like HTTP failures when their code is an HTTP status.
   message, which MCP's one reply a request makes the same but for another's.
 * **Errors inside a 2xx reply:** the ``{"success": false, "msg", "code"}`` envelope is
   ``Z.AI API error (<code>): <msg>``; a JSON-RPC ``error`` is ``Z.AI MCP error (<code>):
-  <message>``; a tool result with ``isError`` is its text; each typed as its code would
-  be as an HTTP status (else 400), or as :data:`BUSINESS_CODES` says for one of Z.AI's
-  business codes. No JSON-RPC reply: ``Failed to parse Z.AI MCP response``
+  <message>`` (with no code, or one JavaScript's template would not show, the parentheses
+  are left out, as the reference's are); a tool result with ``isError`` is its text; each
+  typed as its code would be as an HTTP status (else 400), or as :data:`BUSINESS_CODES`
+  says for one of Z.AI's business codes. No JSON-RPC reply: ``Failed to parse Z.AI MCP response``
   (:class:`~websearch_core.errors.ResponseParseError`).
 """
 
@@ -31,6 +32,7 @@ from ..errors import (
     ResponseParseError,
     SearchProviderError,
 )
+from ..js_string import js_number, js_string, js_truthy
 from ..json_decode import json_loads
 from ..sse import SseError, SseEvent, parse_sse
 from ..stream_apis import MCP_JSON_RPC, refuse_foreign_stream, sse_payloads
@@ -197,7 +199,34 @@ def request_id_of(request: HttpRequest) -> object:
     return body.get("id") if isinstance(body, Mapping) else None
 
 
+def _envelope_code(code: Any) -> str:
+    """`` (<code>)`` for the label of Z.AI's ``{"success": false}`` envelope, or ``""``.
+
+    The reference puts the parentheses in only for a code that is a number JavaScript finds
+    truthy, written as JavaScript writes it (``1113.0`` is ``1113``); with none it reads
+    ``Z.AI API error: <msg>``, where ours read ``Z.AI API error (None): <msg>``. A code in
+    text is shown trimmed, as before (the reference would leave it out).
+    """
+    if isinstance(code, str):
+        text = text_or_none(code)
+        return f" ({text})" if text else ""
+    if isinstance(code, int | float) and not isinstance(code, bool) and js_truthy(code):
+        return f" ({js_number(code)})"
+    return ""
+
+
+def _code_key(code: Any) -> str | None:
+    """``code`` as :data:`BUSINESS_CODES` is keyed: text, or a number as JavaScript writes it."""
+    if isinstance(code, str):
+        return code
+    if isinstance(code, int | float) and not isinstance(code, bool):
+        return js_number(code)
+    return None
+
+
 def _http_like(code: Any) -> int | None:
+    if isinstance(code, float) and code.is_integer():
+        code = int(code)  # JSON's 429.0 is the number 429 to the reference's reader
     if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599:
         return code
     if isinstance(code, str) and HTTP_STATUS_TEXT.fullmatch(code):
@@ -212,7 +241,8 @@ def _classified(status: int | None, message: str, code: Any = None) -> SearchPro
     shared classifier reads it (quota text, 401/403, 402), then 429 and 5xx.
     """
     effective = status if status is not None else 400
-    business = BUSINESS_CODES.get(str(code)) if code is not None else None
+    key = _code_key(code)
+    business = BUSINESS_CODES.get(key) if key is not None else None
     if business is not None:
         return business(PROVIDER_ID, message, effective)
     found = classify_http_error(PROVIDER_ID, effective, message)
@@ -252,12 +282,14 @@ def raise_for_rpc_error(message: Mapping[str, Any]) -> None:
     if message.get("success") is False:
         text = _first_text(message, ("msg", "message", "error_message")) or "Unknown error"
         code = message.get("code")
-        raise _classified(_http_like(code), f"Z.AI API error ({code}): {text}", code)
+        label = _envelope_code(code)
+        raise _classified(_http_like(code), f"Z.AI API error{label}: {text}", code)
     error = message.get("error")
     if isinstance(error, Mapping):
         code = error.get("code")
         text = _first_text(error, ("message",)) or "Unknown error"
-        raise _classified(_http_like(code), f"Z.AI MCP error ({code}): {text}")
+        label = f" ({js_string(code)})" if js_truthy(code) else ""
+        raise _classified(_http_like(code), f"Z.AI MCP error{label}: {text}")
     result = message.get("result")
     if isinstance(result, Mapping) and result.get("isError") is True:
         text = text_or_none("\n".join(content_texts(result))) or "Z.AI MCP tool call failed"
