@@ -15,7 +15,7 @@ from typing import Final
 
 import pytest
 
-from tests.functional._sim_helpers import failure_after
+from tests.functional._sim_helpers import failure_after, sim_client
 from websearch_core.errors import RateLimitedError
 from websearch_core.testing import Fault, Simulator
 
@@ -84,3 +84,58 @@ async def test_a_number_code_without_a_message_is_the_message() -> None:
     failure = await _kagi_failure("1.5", "")
 
     assert str(failure) == "Kagi API error (1.5): 1.5"
+
+
+async def _kagi_body_failure(status: int, errors: str) -> Exception:
+    body = f'{{"data": null, "error": {errors}}}'
+    async with Simulator(["kagi"]) as sim:
+        fault = Fault.http(status, body, JSON)
+        return await failure_after(sim, "kagi", "later entry", fault, always=True, cache=False)
+
+
+@pytest.mark.parametrize("status", [200, 400])
+async def test_kagi_reads_the_message_of_a_later_error_entry(status: int) -> None:
+    """Failed before: only the first entry was read, so a first entry with no message left
+    the 400 quoted raw and the 200 refused as ``expected data to be an object``, the
+    error unsaid; the reference reads each entry in order for one."""
+    failure = await _kagi_body_failure(status, '[{"location": "query"}, {"msg": "Bad query"}]')
+
+    assert str(failure) == f"Kagi API error ({status}): Bad query"
+
+
+async def test_kagi_s_label_takes_the_first_entry_s_code_only() -> None:
+    """Failed before (no message read): the label's code is the first entry's (a string
+    here, so no code: the status), the message a later entry's."""
+    failure = await _kagi_body_failure(200, '["query", {"msg": "Bad query", "code": 5}]')
+
+    assert str(failure) == "Kagi API error (200): Bad query"
+
+
+async def test_kagi_s_first_entry_still_wins() -> None:
+    """A guard (held before): a first entry with a message gives it, whatever follows."""
+    failure = await _kagi_body_failure(200, '[{"msg": "First", "code": 7}, {"msg": "Second"}]')
+
+    assert str(failure) == "Kagi API error (7): First"
+
+
+@pytest.mark.parametrize(
+    ("meta", "request_id"),
+    [
+        pytest.param('{"trace": 1.5, "id": "abc"}', "1.5", id="float-trace"),
+        pytest.param('{"id": 7.0}', "7", id="whole-float-id"),
+        pytest.param('{"id": 12345678901234567890}', "12345678901234567000", id="past-2**53"),
+    ],
+)
+async def test_kagi_s_numeric_request_id_reads_as_javascript(meta: str, request_id: str) -> None:
+    """Failed before: a float was passed over (the ``id``, or none) and a long integer kept
+    digits ``JSON.parse`` drops; the reference passes ``meta.trace ?? meta.id`` on as it
+    came, a number as its ``String``."""
+    body = (
+        f'{{"meta": {meta}, "data": {{"search": [{{"url": "https://a.example/", "title": "A"}}]}}}}'
+    )
+    async with Simulator(["kagi"]) as sim:
+        sim["kagi"].always(Fault.http(200, body, JSON))
+        async with sim_client(sim, cache=False) as ws:
+            response = await ws.search("request id", provider="kagi")
+
+    assert response.request_id == request_id

@@ -137,13 +137,18 @@ def _parse_v0(items: list[Any], now: datetime | None) -> tuple[list[SearchSource
 
 
 def _request_id(envelope: Mapping[str, Any]) -> str | None:
+    """``meta.trace``, else ``meta.id``: text trimmed, a number as JavaScript writes it.
+
+    The reference passes either on as it came (``meta.trace ?? meta.id``), so a number is
+    its ``String``: ``1.5`` was passed over for the ``id`` and ``7.0`` is ``7``.
+    """
     meta = envelope.get("meta")
     if not isinstance(meta, Mapping):
         return None
     for key in ("trace", "id"):
         value = meta.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return str(value)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return js_number(value)
         found = text_or_none(value)  # the field rule, as every other provider's id is read
         if found:
             return found
@@ -185,17 +190,28 @@ def parse_body(
 
 
 def _error_entry(value: Any) -> tuple[str | None, Any]:
-    """``(message, code)`` of an ``error`` / ``errors`` value: a string or a list of objects."""
+    """``(message, code)`` of an ``error`` / ``errors`` value: a string or a list of objects.
+
+    The message is the first any object entry gives, in order (its ``message`` or ``msg``,
+    else its code in text or as a number), as the reference reads the list; the code is
+    the first entry's, the one its label shows. Only the first entry was read, so
+    ``[{"location": "query"}, {"msg": "Bad query"}]`` gave no message: a 400 quoted the
+    raw body, and a 2xx one was refused as ``expected data to be an object``.
+    """
     if isinstance(value, str):
         return text_or_none(value), None  # trimmed by the field rule, as every message
     if isinstance(value, Mapping):
         value = [value]
-    if not isinstance(value, list) or not value or not isinstance(value[0], Mapping):
+    if not isinstance(value, list) or not value:
         return None, None
     first = value[0]
-    code = first.get("code")
-    message = _first_text(first, ("message", "msg")) or _code_text(code)
-    return message or None, code
+    code = first.get("code") if isinstance(first, Mapping) else None
+    for entry in value:
+        if isinstance(entry, Mapping):
+            message = _first_text(entry, ("message", "msg")) or _code_text(entry.get("code"))
+            if message:
+                return message, code
+    return None, code
 
 
 def _code_text(code: Any) -> str | None:
