@@ -22,7 +22,12 @@ import pytest
 
 from tests.functional._sim_helpers import failure_after, sim_client
 from websearch_core.credentials import CredentialStore, OAuthToken
-from websearch_core.errors import AuthorizationError, CreditsSpentError, RateLimitedError
+from websearch_core.errors import (
+    AuthorizationError,
+    CreditsSpentError,
+    QuotaExhaustedError,
+    RateLimitedError,
+)
 from websearch_core.testing import Fault, Simulator
 
 QUERY: Final = "population of san francisco"
@@ -200,3 +205,34 @@ async def test_perplexity_ask_s_text_code_reads_as_before() -> None:
     failure = await _ask_failure({"error_code": "QUERY_BLOCKED"})
 
     assert str(failure) == "Perplexity ask stream error: QUERY_BLOCKED"
+
+
+async def _zai_http_failure(code: Any) -> Exception:
+    body = json.dumps({"error": {"code": code, "message": "Account check"}})
+    async with Simulator(["zai"]) as sim:
+        return await failure_after(sim, "zai", QUERY, Fault.http(429, body))
+
+
+async def test_zai_s_http_body_whole_float_business_code_is_that_code() -> None:
+    """Failed before: an HTTP 429 body's code ``1113.0`` matched no business code, so a
+    spent balance read as a rate limit; JSON's ``1113.0`` is 1113, typed as 1113 is."""
+    failure = await _zai_http_failure(1113.0)
+
+    assert type(failure) is type(await _zai_http_failure(1113))
+    assert isinstance(failure, QuotaExhaustedError)
+
+
+async def _perplexity_stream_failure(code: Any) -> Exception:
+    error = {"error": {"code": code, "message": "slow down"}}
+    async with Simulator(["perplexity"]) as sim:
+        fault = Fault.http(200, _event(error), STREAM)
+        return await failure_after(sim, "perplexity", QUERY, fault, always=True, cache=False)
+
+
+async def test_perplexity_s_stream_error_whole_float_code_is_its_status() -> None:
+    """Failed before: ``Perplexity API error (500): slow down``; ``429.0`` is the number
+    429 to the reference, so the status the error carries is 429, as for ``429``."""
+    failure = await _perplexity_stream_failure(429.0)
+
+    assert str(failure) == "Perplexity API error (429): slow down"
+    assert str(failure) == str(await _perplexity_stream_failure(429))

@@ -194,6 +194,8 @@ def _stream_error(data: Mapping[str, Any]) -> SearchProviderError | None:
     details = as_mapping(error)
     message = clean_text(details.get("message")) or clean_text(error) or STREAM_FAILED
     code = details.get("code")
+    if isinstance(code, float) and code.is_integer():
+        code = int(code)  # JSON's 429.0 is the number 429 to the reference's reader
     status = code if isinstance(code, int) and 100 <= code <= 599 else 500
     return SearchProviderError(PROVIDER_ID, f"Perplexity API error ({status}): {message}", status)
 

@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
 from ..errors import AuthorizationError
+from ..js_string import js_number
 from ..provider_types import ErrorMap
 from ..transport import clamp_hint, parse_retry_after
 from ._json_api import text_or_none
@@ -71,8 +72,8 @@ def business_code(body: str) -> str | None:
         code = candidate.get("code")
         if isinstance(code, str) and (text := text_or_none(code)) is not None:
             return text
-        if isinstance(code, int) and not isinstance(code, bool):
-            return str(code)
+        if isinstance(code, int | float) and not isinstance(code, bool):
+            return js_number(code)  # as the reference's reader has it: 1113.0 is 1113
     return None
 
 
