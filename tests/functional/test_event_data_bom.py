@@ -111,6 +111,16 @@ async def test_a_mark_at_the_stream_s_start_is_dropped(sim: Simulator) -> None:
     assert "Error" not in plain
 
 
+async def test_a_second_mark_at_the_stream_s_start_spoils_the_first_line(sim: Simulator) -> None:
+    """A guard (held before): WHATWG drops one mark; a second leads the first line, whose
+    field name it then is part of, so that line is ignored, as one named ``x-`` + its
+    field would be."""
+    body = _body(sim)
+    twice, renamed = await _texts(sim, BOM + BOM + body, "x-" + body)
+
+    assert twice == renamed
+
+
 def _anthropic_reading(body: str) -> str:
     """What Anthropic's stream reader makes of ``body``: its message's id, or its refusal."""
     try:
