@@ -44,7 +44,12 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 * ``concurrent``: 200 searches at once through one client vs. 200 GETs at once through one
   session (each with its default connection pool); throughput, ratio ours / raw, the median
   of ``--bursts`` per-burst ratios (default 200: one burst's ratio ranges over 0.3-2.3x, so
-  the median of 20 moved by ±0.05x from run to run).
+  the median of 20 moved by ±0.05x from run to run). A second line, ``concurrent cpu``,
+  splits each burst's time into work and waiting: the event loop thread's CPU time a search
+  on each side, the CPU ours spent on its other threads (the state store's), and the loop
+  thread's voluntary context switches a burst (a wait for a lock, the GIL or a thread);
+  its ratio is raw's CPU over ours, per burst. Where it reads as the throughput ratio,
+  both sides are CPU-bound and the gap is work a search, not waiting (stop 58 (speed64)).
 * ``cache``: what the result cache (on by default) costs a search that misses it: a client
   with the cache on against one with it off, both with the defaults otherwise (SQLite state),
   interleaved call by call and each round a query not searched before, so every search on
@@ -655,10 +660,13 @@ async def bench_adapters(origin: str, state_dir: Path, rounds: int) -> None:
 async def bench_concurrent(origin: str, state_dir: Path, bursts: int, width: int = 200) -> None:
     """Throughput of ``width`` calls at once: ours through one client, raw through one session."""
 
-    async def burst(fn: Callable[[str], Awaitable[object]]) -> float:
+    async def burst(fn: Callable[[str], Awaitable[object]], costs: list[_BurstCost]) -> float:
+        before = _BurstCost.now()
         started = time.perf_counter()
         await asyncio.gather(*(fn(f"{QUERY} {i}") for i in range(width)))
-        return width / (time.perf_counter() - started)
+        rate = width / (time.perf_counter() - started)
+        costs.append(_BurstCost.now().less(before, width))
+        return rate
 
     async with (
         aiohttp.ClientSession() as session,
@@ -667,18 +675,86 @@ async def bench_concurrent(origin: str, state_dir: Path, bursts: int, width: int
         raw = _raw_get(session, origin)
         raw_rates: list[float] = []
         our_rates: list[float] = []
+        raw_costs: list[_BurstCost] = []
+        our_costs: list[_BurstCost] = []
         for index in range(2 + bursts):
-            order = ((raw, raw_rates), (ws.search, our_rates))
-            for fn, rates in order if index % 2 else order[::-1]:
-                rate = await burst(fn)
+            order = ((raw, raw_rates, raw_costs), (ws.search, our_rates, our_costs))
+            for fn, rates, costs in order if index % 2 else order[::-1]:
+                rate = await burst(fn, costs)
                 if index >= 2:
                     rates.append(rate)
+                else:
+                    costs.pop()
     ratios = [o / r for o, r in zip(our_rates, raw_rates, strict=True)]
     print(
         f"concurrent  {width} at once, {bursts} bursts: raw {statistics.median(raw_rates):6.0f}"
         f" req/s [{min(raw_rates):.0f}-{max(raw_rates):.0f}]   ours"
         f" {statistics.median(our_rates):6.0f} req/s [{min(our_rates):.0f}-{max(our_rates):.0f}]"
         f"   ratio {statistics.median(ratios):4.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]",
+        flush=True,
+    )
+    _print_burst_costs(raw_costs, our_costs)
+
+
+class _BurstCost:
+    """What one burst cost the process: CPU on the loop's thread and on others, and waits.
+
+    Read from the loop's thread. ``waits`` counts that thread's voluntary context switches
+    (it blocked: a lock, the GIL, a store's thread; an idle ``select`` too, which a burst
+    against a loopback server in the same loop seldom has); ``None`` where the platform
+    gives no per-thread counts.
+    """
+
+    __slots__ = ("loop_cpu", "other_cpu", "waits")
+
+    def __init__(self, loop_cpu: float, other_cpu: float, waits: float | None) -> None:
+        self.loop_cpu = loop_cpu
+        self.other_cpu = other_cpu
+        self.waits = waits
+
+    @classmethod
+    def now(cls) -> "_BurstCost":
+        thread = time.thread_time()
+        waits = _thread_waits()
+        return cls(thread, time.process_time() - thread, waits)
+
+    def less(self, before: "_BurstCost", searches: int) -> "_BurstCost":
+        """Per search for the CPU, per burst for the waits, since ``before``."""
+        waits = None if self.waits is None or before.waits is None else self.waits - before.waits
+        return _BurstCost(
+            (self.loop_cpu - before.loop_cpu) / searches,
+            (self.other_cpu - before.other_cpu) / searches,
+            waits,
+        )
+
+
+def _thread_waits() -> float | None:
+    """The calling thread's voluntary context switches so far (Linux), else ``None``."""
+    try:
+        import resource  # POSIX only: imported where it is used
+
+        return float(resource.getrusage(resource.RUSAGE_THREAD).ru_nvcsw)
+    except (ImportError, AttributeError, OSError):
+        return None
+
+
+def _print_burst_costs(raw: list[_BurstCost], ours: list[_BurstCost]) -> None:
+    """The ``concurrent cpu`` line: work a search against waiting, each side's medians."""
+    ratios = [r.loop_cpu / o.loop_cpu for r, o in zip(raw, ours, strict=True)]
+
+    def median_us(values: list[float]) -> float:
+        return statistics.median(values) * 1e6
+
+    def waits(costs: list[_BurstCost]) -> str:
+        counts = [cost.waits for cost in costs if cost.waits is not None]
+        return f"{statistics.median(counts):.1f}" if counts else "n/a"
+
+    print(
+        f"concurrent cpu  loop thread a search: raw {median_us([c.loop_cpu for c in raw]):4.0f} us"
+        f"   ours {median_us([c.loop_cpu for c in ours]):4.0f} us (other threads"
+        f" {median_us([c.other_cpu for c in ours]):.1f} us)   waits a burst: raw {waits(raw)}"
+        f"   ours {waits(ours)}   ratio {statistics.median(ratios):4.2f}x"
+        f" [{min(ratios):.2f}-{max(ratios):.2f}]",
         flush=True,
     )
 
