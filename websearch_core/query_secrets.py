@@ -30,9 +30,10 @@ A word a setting does take (``?engines=hunterxyzw``), or any word under a settin
 values are free (``?model=Qx7w``), is told from that setting's value by nothing in it;
 masked alone, it would take the engine's name out of the unanswered engines' line and
 every such word out of an error. Where it stands after its name, as a gateway quotes the
-request it refused (``GET /search?engines=hunterxyzw&q=``, ``engines: hunterxyzw``), the
-place says it is the URL's: that pair is masked whole, on the failure path only
-(:func:`setting_pairs`). The word alone stays shown. A value the setting's documents name
+request it refused (``GET /search?engines=hunterxyzw&q=``, ``engines: hunterxyzw``), or in
+quotes, as an error echoes a value it was given (``Invalid value "hunterxyzw"``), the
+place says it is the URL's: that pair or quote is masked whole, on the failure path only
+(:func:`setting_pairs`). The bare word stays shown. A value the setting's documents name
 (``theme=simple``, ``engines=google``) is no secret and stays shown with its name too.
 """
 
@@ -156,10 +157,11 @@ def query_secrets(url: str, *, unread_words: bool = True) -> tuple[str, ...]:
 
 
 def setting_pairs(url: str) -> tuple[str, ...]:
-    """Each word under a setting's name in ``url``'s query, with its name: ``theme=abcdefghij``.
+    """Each word under a setting's name in ``url``'s query, with its name: ``model=Qx7w``.
 
-    What a failure's mask adds to :func:`query_secrets` (never an answer's, nor a fetched
-    page's: the word alone is the setting's there). A value :func:`query_secrets` takes
+    And quoted alone (``'Qx7w'``, :func:`_quoted_pairs`). What a failure's mask adds to
+    :func:`query_secrets` (never an answer's, nor a fetched page's: the word is the
+    setting's there). A value :func:`query_secrets` takes
     is masked alone already, so it is left out; so is a value the setting's documents
     name (:func:`~.setting_values.documented`): anyone can read it there, and masking it
     costs the reader the request's settings for nothing.
@@ -228,13 +230,24 @@ _PAIR_FORMS = (
     "{name} = {value}",
     '{name}="{value}"',
     "{name}='{value}'",
+    '"{name}" => "{value}"',
+    '"{name}"=>"{value}"',
+    "'{name}' => '{value}'",
+    "[{name}] => {value}",
+    "{name} => {value}",
 )
 """The forms a log or an error writes a parameter's name and value in, besides the query's
 ``name=value``: JSON (compact too), a Python ``repr``, YAML (plain and quoted), ``name =
-value`` and logfmt. Each is masked whole as a literal (``Redactor``'s failure-only words),
-so each costs one more alternative of fixed length: the mask stays linear in the text. No
-other form without a space: the crash report masks these as keys, and a key of 16 or more
-characters with no space is masked by its first 8 too (``'engines`` in every quote)."""
+value``, logfmt, and the arrows of Ruby's ``inspect`` (spaced since 3.4), Perl's
+``Data::Dumper``, PHP's ``print_r`` and a plain log. Each is masked whole as a literal
+(``Redactor``'s failure-only words, the crash report's too), its blanks read as any run of
+blanks or ``+`` (a spaced pair inside a query string), so each costs one more alternative:
+the mask stays linear in the text."""
+_ALONE_FORMS = ("'{value}'", '"{value}"', "`{value}`")
+"""The word quoted alone, as a value echoed back is: a ``repr``, SearXNG's own ``Invalid
+value "<value>" for parameter <name>``, OpenAI's ``The model `<value>` does not exist``.
+The quote says the text quotes a value it was given; the bare word stays (an engine's name
+in the unanswered engines' line, the word anywhere else in an error)."""
 
 
 def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
@@ -243,9 +256,10 @@ def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
     As written in the URL and decoded, and in the forms a gateway's log writes a request's
     parameters in (:data:`_PAIR_FORMS`): a JSON object's member (``"engines":
     "hunterxyzw"``), a Python ``repr``'s, YAML's ``engines: hunterxyzw``, ``engines =
-    hunterxyzw`` and logfmt's ``engines="hunterxyzw"``. The same word alone is as likely
-    the setting's own (an engine named in the unanswered engines' line), so only the pair
-    is masked, and only on the failure path.
+    hunterxyzw``, logfmt's ``engines="hunterxyzw"``, ``engines => hunterxyzw``; and the
+    word quoted alone (:data:`_ALONE_FORMS`: ``'hunterxyzw'``). The bare word is as likely
+    the setting's own (an engine named in the unanswered engines' line), so only these
+    are masked, and only on the failure path.
 
     Example:
         >>> _quoted_pairs("engines", "hunterxyzw", "hunterxyzw")[:3]
@@ -257,6 +271,7 @@ def _quoted_pairs(name: str, written: str, value: str) -> list[str]:
     pairs = [f"{name}={written}", f"{decoded}={value}"]
     for form in _PAIR_FORMS:
         pairs.append(form.format(name=decoded, value=value))
+    pairs.extend(form.format(value=value) for form in _ALONE_FORMS)
     return list(dict.fromkeys(pairs))
 
 

@@ -270,7 +270,8 @@ class Redactor:
         pieces: Whether each secret's encoded shapes (:func:`_variants`) are matched
             as written, and a secret of a token's length is read by its pieces too (its
             head, a run from inside, its ends, its base64 at another alignment). Off,
-            a secret is matched as itself, case aside: where it is used (the failure
+            a secret is matched as itself, case aside, each blank in it as any run of
+            blanks or ``+`` (:func:`_blanks_loose`): where it is used (the failure
             path) escapes are read anyway (``echo_forms.decoded``), and each shape is
             one more alternative every character of a failure's text is tried against.
     """
@@ -300,7 +301,8 @@ class Redactor:
                 # The base64 a token alone decides at alignment 0: a Basic pair's or a cut
                 # header's too. A part of the whole base64 shape, so no probe is added.
                 shapes.update(base64_cores(value)[:2])
-        alternatives = [re.escape(shape) for shape in sorted(shapes, key=len, reverse=True)]
+        literal = re.escape if pieces else _blanks_loose
+        alternatives = [literal(shape) for shape in sorted(shapes, key=len, reverse=True)]
         # A truncated echo: at least PREFIX_LENGTH leading characters of a long secret.
         for value in sorted(values, key=len, reverse=True):
             if is_token(value):
@@ -465,6 +467,25 @@ def _is_token(value: str) -> bool:
     if len(value) < MIN_TOKEN_LENGTH or "://" in value or "=" in value.rstrip("="):
         return False
     return not any(char.isspace() for char in value)
+
+
+_LOOSE_BLANKS = r"[ \t+]+"
+"""What a blank of a failure-only word matches: one or more blanks, tabs or ``+``."""
+
+
+def _blanks_loose(word: str) -> str:
+    r"""``word`` as a pattern whose every blank matches any run of blanks or ``+``.
+
+    For the failure-only words (``Redactor``'s ``pieces`` off): a setting's pair with a
+    space (``engines: hunterxyzw``) is written with two or a tab where a log lines its
+    columns up, and with ``+`` inside a query string (``?detail=engines:+hunterxyzw``,
+    which ``%XX`` decoding leaves as it is).
+
+    Example:
+        >>> bool(re.fullmatch(_blanks_loose("a: b c"), "a:+b \t c")), _blanks_loose("a+b")
+        (True, 'a\\+b')
+    """
+    return _LOOSE_BLANKS.join(re.escape(part) for part in word.split(" "))
 
 
 def _never(value: str) -> bool:

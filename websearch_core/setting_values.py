@@ -12,10 +12,10 @@ word under a name nothing reads. A value that fits stays the setting's, a key of
 shape included (``engines=hunterxyzw``): nothing tells the two apart.
 
 Some settings' documents name every value they take (:data:`DOCUMENTED_VALUES`: SearXNG's
-one theme, its autocomplete backends, compiled into the engine): under those a word the
-documents do not name is no value at all (``theme=abcdefghij``), however it is shaped.
-Others name values without closing the list (an instance adds engines and categories of
-its own): a documented value there is known to be ordinary, the rest is read by shape. A
+autocomplete backends, compiled into the engine): under those a word the documents do not
+name is no value at all (``autocomplete=hunterxyzw``), however it is shaped. Others name
+values without closing the list (an instance adds engines, categories and themes of its
+own): a documented value there is known to be ordinary, the rest is read by shape. A
 documented value is no secret whoever writes it (anyone can read it in the documents), so
 a quote of ``theme=simple`` keeps it.
 
@@ -59,11 +59,13 @@ SETTING_VALUES: Final[dict[str, re.Pattern[str]]] = {
     "country": re.compile(r"[a-z]{2,3}", re.IGNORECASE),
     "country_code": re.compile(r"[a-z]{2,3}", re.IGNORECASE),
     "region": re.compile(r"[a-z]+(?:-[a-z0-9]+)*"),
+    # A theme is a directory SearXNG lists (``ui.templates_path``), named as its own are.
+    "theme": re.compile(r"[a-z][a-z0-9_-]*"),
 }
 """Each setting name (lower case) and the whole shape of the values its reader takes."""
 
 DOCUMENTED_VALUES: Final[dict[str, frozenset[str]]] = {
-    # SearXNG's search API: ``theme`` default ``simple``, the one theme it ships.
+    # SearXNG's search API: ``theme`` default ``simple``, the one theme it ships now.
     "theme": frozenset({"simple"}),
     # SearXNG's autocomplete backends (``searx/autocomplete.py``'s table, settings.yml's
     # list), over the versions in use: a backend is code, an instance cannot add one.
@@ -93,10 +95,12 @@ DOCUMENTED_VALUES: Final[dict[str, frozenset[str]]] = {
 }
 """Each setting name (lower case) and the values its documents name (lower case)."""
 
-CLOSED_SETTINGS: Final = frozenset({"theme", "autocomplete"})
+CLOSED_SETTINGS: Final = frozenset({"autocomplete"})
 """The settings whose documented values are all the values their reader takes: a value
-outside :data:`DOCUMENTED_VALUES` is none of the setting's (SearXNG falls back to its
-default theme, and no backend of that name exists)."""
+outside :data:`DOCUMENTED_VALUES` is none of the setting's (no backend of that name
+exists: a backend is code). Not ``theme``: SearXNG lists its themes from a directory an
+instance sets (``ui.templates_path``), so a fork's or an instance's own theme is one, and
+its name is in every page the instance serves (``static/themes/<name>/``): no secret."""
 
 
 def documented(name: str, value: str) -> bool:
@@ -124,7 +128,9 @@ def fits_setting(name: str, value: str) -> bool:
         (True, False)
         >>> fits_setting("engines", "hunterxyzw"), fits_setting("deployment", "Qx7w")
         (True, True)
-        >>> fits_setting("theme", "simple"), fits_setting("theme", "abcdefgh")
+        >>> fits_setting("autocomplete", "duckduckgo"), fits_setting("autocomplete", "abcdefgh")
+        (True, False)
+        >>> fits_setting("theme", "pix-art"), fits_setting("theme", "Qx7w")
         (True, False)
     """
     name = name.lower()

@@ -166,9 +166,10 @@ SETTING_WORDS = {
     "enabled_plugins": "Qx7w",
 }
 """A key written under a setting's name, of a shape that setting takes: a lower-case word
-under SearXNG's ``engines``, ``categories`` (keys57's data reads each as that setting's),
-any word under a setting whose values are free; under ``theme`` and ``autocomplete``,
-whose every value is documented, such a word is no value of theirs since keys59."""
+under SearXNG's ``engines``, ``categories``, ``theme`` (keys57's data reads each as that
+setting's), any word under a setting whose values are free; under ``autocomplete``, whose
+every value is documented, such a word is no value of its since keys59 (``theme`` was
+closed too from keys59 to keys60, which opened it: an instance adds themes)."""
 
 
 async def _failure_quoting(
@@ -227,9 +228,10 @@ async def test_guard_a_settings_word_alone_stays_in_a_failure(
     assert "engine hunterxyzw timed out" in text
 
 
-CLOSED_WORDS = {"theme": "abcdefghij", "autocomplete": "hunterxyzw"}
-"""A key under a setting whose every value is documented (SearXNG's one theme, its
-autocomplete backends): of no documented value, so no value the setting takes."""
+CLOSED_WORDS = {"autocomplete": "hunterxyzw"}
+"""A key under a setting whose every value is documented (SearXNG's autocomplete
+backends): of no documented value, so no value the setting takes. Not ``theme`` since
+keys60: a fork's theme is shown alone (test_secret_setting_forms)."""
 ALONE_QUOTES = {
     "alone": "unknown value {secret} refused",
     "yaml": "refused:\n  {name}: {secret}\n  q: x",
@@ -245,11 +247,12 @@ ALONE_QUOTES = {
 async def test_a_word_no_documented_value_never_shows_in_a_failure(
     name: str, secret: str, quote: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A word under ``theme`` or ``autocomplete`` that the setting's documents never name
-    is a key, masked however a refusing gateway quotes it, alone included.
+    """A word under ``autocomplete`` that the setting's documents never name is a key,
+    masked however a refusing gateway quotes it, alone included.
 
-    Failed before: 8 of 8 (``abcdefghij`` fitted the theme's shape, so only the pair
-    ``theme=abcdefghij`` and its JSON member were masked).
+    Failed before (keys59, with ``theme`` then): 8 of 8 (``abcdefghij`` fitted the
+    theme's shape, so only the pair ``theme=abcdefghij`` and its JSON member were
+    masked).
     """
     message = ALONE_QUOTES[quote].format(name=name, secret=secret)
     text, everything = await _failure_quoting(f"?{name}={secret}", message, caplog)
