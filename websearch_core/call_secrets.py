@@ -17,7 +17,13 @@ if TYPE_CHECKING:
     from .providers.base import ProviderContext
     from .settings import Settings
 
-__all__ = ["call_redactor", "context_secrets", "response_mask", "settings_secrets"]
+__all__ = [
+    "call_redactor",
+    "context_secrets",
+    "response_mask",
+    "settings_secrets",
+    "settings_words",
+]
 
 
 def settings_secrets(settings: "Settings", *, unread_words: bool = True) -> tuple[str, ...]:
@@ -56,6 +62,25 @@ def settings_secrets(settings: "Settings", *, unread_words: bool = True) -> tupl
     return tuple(revealed)
 
 
+def settings_words(settings: "Settings") -> tuple[str, ...]:
+    """The values :func:`settings_secrets` holds only for the failure path: words, not keys.
+
+    A word under a query name nothing reads (``?gw=coffee``), and a setting's word with its
+    name or in quotes (``"engines":"hunterxyzw"``, ``'hunterxyzw'``). Each is masked whole
+    (``Redactor``'s ``failure_only``); read as a key, a pair of 16 characters and more with
+    no blank is a token whose first 8 (``"engines``) are masked in every quote of that
+    setting, whatever its value. The crash report masks these as the failure path does.
+
+    Example:
+        >>> from websearch_core.settings import Settings
+        >>> settings = Settings(searxng={"endpoint": "https://s.example/?engines=hunterxyzw"})
+        >>> settings_words(settings)[:2]
+        ('engines=hunterxyzw', '"engines": "hunterxyzw"')
+    """
+    strong = set(settings_secrets(settings, unread_words=False))
+    return tuple(word for word in settings_secrets(settings) if word not in strong)
+
+
 def context_secrets(context: "ProviderContext") -> tuple[str, ...]:
     """Every credential value this call could have used.
 
@@ -72,12 +97,12 @@ def call_redactor(context: "ProviderContext") -> Redactor:
     it refuses the request, but a successful answer holding the word holds the world's
     word (the answers about coffee lost every ``coffee`` to ``***``).
     """
-    secrets = set(context_secrets(context))
     strong = {
         *context.credentials.secrets(),
         *settings_secrets(context.settings, unread_words=False),
     }
-    return redactor_for(tuple(sorted(secrets & strong)), tuple(sorted(secrets - strong)))
+    words = set(settings_words(context.settings)) - strong
+    return redactor_for(tuple(sorted(strong)), tuple(sorted(words)))
 
 
 def response_mask(context: "ProviderContext") -> Callable[[str], str]:

@@ -56,7 +56,7 @@ from pydantic_core import ErrorDetails, InitErrorDetails
 
 from . import __version__
 from .browser import INSTALL_HINT
-from .call_secrets import settings_secrets
+from .call_secrets import settings_secrets, settings_words
 from .clauses import join_clauses
 from .cli_auth_json import (
     AUTH_JSON_HELP,
@@ -762,8 +762,12 @@ async def _run_search(
         except (ValidationError, ConfigurationError):  # invalid input, a bad setting
             raise
         except Exception as error:  # a bug: its messages may quote a key (cli_crash)
-            secrets = (*web_search.credentials.secrets(), *settings_secrets(web_search.settings))
-            report = crash_report(error, secrets)
+            used = web_search.settings
+            secrets = (
+                *web_search.credentials.secrets(),
+                *settings_secrets(used, unread_words=False),
+            )
+            report = crash_report(error, secrets, settings_words(used))
         raise SearchCrashed(report)  # out of the handler: the error is no context of it
 
 

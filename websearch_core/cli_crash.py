@@ -33,6 +33,7 @@ __all__ = [
     "REPORT_FAILED",
     "SearchCrashed",
     "configured_secrets",
+    "configured_words",
     "crash_report",
     "variable_secrets",
 ]
@@ -77,15 +78,31 @@ def configured_secrets() -> tuple[str, ...]:
     sign-in tokens. A part that cannot be read (the bug may be in reading it) adds
     nothing: the report is printed all the same.
     """
-    from .call_secrets import settings_secrets
+    return _configured()[0]
+
+
+def configured_words() -> tuple[str, ...]:
+    """The settings' failure-only words (``call_secrets.settings_words``), read afresh.
+
+    A word in a URL's query that is a key only where a request is quoted, or a setting's
+    word with its name or in quotes: masked whole, as a failure masks it, not as a key.
+    """
+    return _configured()[1]
+
+
+def _configured() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`configured_secrets` and :func:`configured_words`, from one reading."""
+    from .call_secrets import settings_secrets, settings_words
     from .credentials import CredentialStore
     from .settings import Settings
 
     found: list[str] = []
+    words: tuple[str, ...] = ()
     try:
         settings = Settings()
         found += [key.get_secret_value() for key in settings.api_keys.values()]
-        found += settings_secrets(settings)
+        found += settings_secrets(settings, unread_words=False)
+        words = settings_words(settings)
         store = CredentialStore(settings.resolved_credentials_file())
         for provider in store.providers():
             token = store.get_oauth(provider)
@@ -96,10 +113,12 @@ def configured_secrets() -> tuple[str, ...]:
             found += [value for value in held if value]
     except Exception:  # a report must outlive a broken setting or store
         pass
-    return tuple(found)
+    return tuple(found), words
 
 
-def crash_report(error: BaseException, secrets: Iterable[str]) -> str:
+def crash_report(
+    error: BaseException, secrets: Iterable[str], failure_only: Iterable[str] = ()
+) -> str:
     """``error``'s traceback as Python prints it, every secret this process knows masked.
 
     Args:
@@ -107,6 +126,10 @@ def crash_report(error: BaseException, secrets: Iterable[str]) -> str:
         secrets: The client's secrets handed out by then (none outside a search); the
             values of the key variables set in this process (:func:`variable_secrets`)
             and :func:`configured_secrets` are added.
+        failure_only: The client's settings' words (``call_secrets.settings_words``),
+            masked whole as a failure masks them; :func:`configured_words` are added. Read
+            as keys, a compact pair (``"engines":"hunterxyzw"``) was a token, its first 8
+            characters masked in every line quoting that setting (``{***google"}``).
 
     Returns:
         The masked traceback, or :data:`REPORT_FAILED` when making it raised: the one
@@ -114,7 +137,8 @@ def crash_report(error: BaseException, secrets: Iterable[str]) -> str:
     """
     try:
         shown = "".join(traceback.format_exception(error))
-        known = [*secrets, *variable_secrets(os.environ), *configured_secrets()]
-        return Redactor(known)(shown)
+        strong, words = _configured()
+        known = [*secrets, *variable_secrets(os.environ), *strong]
+        return Redactor(known, [*failure_only, *words])(shown)
     except Exception:  # fail closed: the second error may quote what the first did
         return REPORT_FAILED
