@@ -68,9 +68,9 @@ async def test_a_word_under_an_unread_name_stays_in_a_successful_answer(word: st
 async def test_guard_a_closed_settings_word_stays_in_a_successful_answer(
     name: str, word: str
 ) -> None:
-    """A guard: a word no theme or backend is (a key there) is masked on the failure path
-    only; the answer's ``coffee`` and ``grind`` stay (passed on main, where the word was
-    the setting's)."""
+    """A guard: a word no backend is (a key there), or a theme's word (its pair and quote),
+    is masked on the failure path only; the answer's ``coffee`` and ``grind`` stay (passed
+    on main, where the word was the setting's; ``theme`` was closed from keys59 to keys60)."""
     plain = await _answer("")
     assert await _answer(f"?{name}={word}") == plain
 
