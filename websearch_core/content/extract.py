@@ -130,11 +130,14 @@ def extract_content(html: str, url: str | None = None) -> PageContent:
     meta = _metadata(tree, url)  # reads JSON-LD <script>s, so before _inert_stripped
     body = _main_body(_inert_stripped(tree), html, url)
     title = meta.get("title")
-    simple = _simple_body(tree, url)
-    if simple is not None:
-        # A page that is only its content: its blocks unless the extractors found more, and
-        # its own <title> over a heading of its body.
-        body = simple if (simple.words, simple.blocks) >= (body.words, body.blocks) else body
+    found = _simple_body(tree, url)
+    if found is not None:
+        # A page that is only its content: its blocks unless the extractors found more (than
+        # its blocks and the layout left out beside them), and its own <title> over a
+        # heading of its body.
+        simple, left_out = found
+        if (simple.words + left_out, simple.blocks) >= (body.words, body.blocks):
+            body = simple
         title = _page_title(tree, title)
     return PageContent(
         url=url,
@@ -315,7 +318,7 @@ def _main_body(stripped: str, html: str, url: str | None) -> _Body:
     return primary
 
 
-def _simple_body(tree: lxml.html.HtmlElement, url: str | None) -> _Body | None:
+def _simple_body(tree: lxml.html.HtmlElement, url: str | None) -> tuple[_Body, int] | None:
     """All the blocks of a page that is only its content (see :mod:`.simple_page`).
 
     On such a page the extractors may drop a list or a table, or fall back to a dump of its
@@ -323,10 +326,17 @@ def _simple_body(tree: lxml.html.HtmlElement, url: str | None) -> _Body | None:
     keeps the source's line breaks inside a paragraph. These blocks are all of the page,
     in order, so they are used unless the extractors found more words, or as many words
     in more blocks.
+
+    Returns:
+        The blocks' text and Markdown, and the words of layout left out beside them (a
+        menu, a ``<div class="footer">``), which the extractors' dump of a small page
+        keeps; or ``None`` when the page is not simple.
     """
     page_body = tree.find("body")
-    blocks = None if page_body is None else simple_blocks(page_body, url)
-    return None if blocks is None else _Body(_plain_text(blocks), _markdown(blocks))
+    page = None if page_body is None else simple_blocks(page_body, url)
+    if page is None:
+        return None
+    return _Body(_plain_text(page.blocks), _markdown(page.blocks)), page.left_out
 
 
 def _readability_body(html: str, url: str | None) -> _Body | None:
