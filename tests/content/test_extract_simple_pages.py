@@ -115,7 +115,7 @@ def test_a_rendered_readme_keeps_its_one_line_code_block_in_order() -> None:
     page = extract_content(README, url="https://example.org/acme/widget")
     assert page.markdown == (
         "# widget\n\nA small library that renders **widgets** in the terminal.\n\n"
-        "## Install\n\n`pip install widget`\n\n## Usage\n\n"
+        "## Install\n\n```\npip install widget\n```\n\n## Usage\n\n"
         "1. Create a `Widget`.\n2. Call `draw()`.\n\n"
         "Read the [documentation](https://example.org/widget/docs) for more."
     )

@@ -46,6 +46,18 @@ _CODE_BLANK = "\u2400"
 """A character (SYMBOL FOR NULL, which trafilatura keeps) on a line of its own standing for
 a blank line of code while trafilatura writes the Markdown, which drops empty lines."""
 _CODE_BLANK_LINES = re.compile(f"^{_CODE_BLANK}$", re.MULTILINE)
+_ONE_LINE_CODE = "\u2401"
+"""A character (SYMBOL FOR START OF HEADING) on a line of its own that makes a one-line code
+block two lines while trafilatura writes the Markdown, which fences only code of several
+lines; the line is dropped from the Markdown afterwards."""
+_ONE_LINE_CODE_LINES = re.compile(f"^{_ONE_LINE_CODE}\n", re.MULTILINE)
+_SOURCE_BREAK = re.compile(r"\s*[\r\n]\s*")
+"""A run of white space holding a line break of the page's source: one space, as rendered."""
+_LEADING_SOURCE_BREAK = re.compile(r"\A\s*[\r\n]\s*")
+_LINE_HOLDERS = frozenset({"p", "head", "cell", "hi", "ref", "del"})
+"""trafilatura's elements that hold a line of text, so that code in them is inline code."""
+_VERBATIM = frozenset({"code", "pre"})
+"""Elements whose line breaks are the content's own (code, preformatted text)."""
 _XML_DECLARATION = re.compile(r"\A\ufeff?\s*<\?xml(?=\s)[^>]*>", re.IGNORECASE)
 """An XHTML page's leading ``<?xml version="1.0" encoding="..."?>`` (after a BOM/spaces)."""
 _CONTAINERS = frozenset(
@@ -128,6 +140,8 @@ def extract_content(html: str, url: str | None = None) -> PageContent:
     tree, html = parsed
     language = _language(tree)
     meta = _metadata(tree, url)  # reads JSON-LD <script>s, so before _inert_stripped
+    if _pre_as_code(tree):
+        html = str(lxml.html.tostring(tree, encoding="unicode"))
     body = _main_body(_inert_stripped(tree), html, url)
     title = meta.get("title")
     found = _simple_body(tree, url)
@@ -297,6 +311,25 @@ def _refill(top: Any, texts: list[str], kept: list[Any], wrappers: set[Any]) -> 
         top.remove(child)
 
 
+def _pre_as_code(tree: lxml.html.HtmlElement) -> bool:
+    """Hold each ``<pre>`` with no ``<code>`` in one, and say whether any was.
+
+    trafilatura reads a ``<pre>`` as code only when it holds a ``<code>`` (or is classed as
+    code); a bare one it makes a quote, whose lines the text and Markdown then run
+    together. Preformatted text keeps its lines whatever it holds, and as code it does.
+    """
+    changed = False
+    for pre in tree.iter("pre"):
+        if any(True for _ in pre.iter("code")):
+            continue
+        code = lxml.html.Element("code")
+        code.text, pre.text = pre.text, None
+        code.extend(list(pre))  # the children move, each with its tail
+        pre.append(code)
+        changed = True
+    return changed
+
+
 def _inert_stripped(tree: lxml.html.HtmlElement) -> str:
     """Serialise the page without elements that never hold article text.
 
@@ -394,9 +427,87 @@ def _trafilatura_body(html: str, url: str | None, *, whole_page: bool) -> _Body:
 def _markdown(body: Any) -> str:
     from trafilatura.xml import xmltotxt
 
-    body = _code_blank_lines_marked(body)
+    body = _code_blank_lines_marked(_block_code_marked(_source_lines_joined(body)))
     markdown = _close_fences(_BLANK_RUNS.sub("\n\n", xmltotxt(body, include_formatting=True)))
+    if _ONE_LINE_CODE in markdown:
+        markdown = _ONE_LINE_CODE_LINES.sub("", markdown)
     return _CODE_BLANK_LINES.sub("", markdown) if _CODE_BLANK in markdown else markdown
+
+
+def _source_lines_joined(body: Any) -> Any:
+    """A copy of ``body`` whose prose holds no line break of the page's source.
+
+    A paragraph written over several source lines (a link on a line of its own, as many
+    CMSs write it) is one line in a browser, but trafilatura's Markdown kept each break,
+    a name linked mid-sentence on a line of its own. Each run of white space holding a line
+    break becomes one space, as a browser renders it, except in code and preformatted text,
+    whose lines are the content's; the white space starting a line after a ``<br>`` goes,
+    so the break the ``<br>`` makes is the only one. ``body`` itself is left as it was.
+    """
+    body = copy.deepcopy(body)
+    stack: list[tuple[Any, bool]] = [(body, False)]
+    while stack:
+        node, verbatim = stack.pop()
+        inside = verbatim or (node.tag in _VERBATIM and not _in_a_line(node))
+        if node.text and not inside:
+            node.text = _SOURCE_BREAK.sub(" ", node.text)
+        for child in node:
+            if child.tail and not inside:
+                tail = child.tail
+                if child.tag in _LINE_BREAKS:
+                    tail = _LEADING_SOURCE_BREAK.sub("", tail)
+                child.tail = _SOURCE_BREAK.sub(" ", tail)
+            if isinstance(child.tag, str):
+                stack.append((child, inside))
+    return body
+
+
+def _in_a_line(code: Any) -> bool:
+    """Whether ``code`` runs in a line of text (a paragraph's ``<code>``), not a block.
+
+    A browser renders inline code's source line breaks as spaces, as it does the prose's;
+    only a block of code (a ``<pre>``) keeps them.
+    """
+    parent = code.getparent()
+    return parent is not None and parent.tag in _LINE_HOLDERS
+
+
+def _block_code_marked(body: Any) -> Any:
+    """``body`` (changed in place) with each one-line code block marked to be fenced.
+
+    trafilatura writes code of one line as inline code (`` `pip install widget` ``) even
+    where it stands as a block (a ``<pre>``, which is a block however short): such code,
+    one not inside a paragraph, heading, list item or cell, is given a first line of
+    :data:`_ONE_LINE_CODE`, so it is fenced, and :func:`_markdown` drops that line. Code
+    held in code (trafilatura's ``<code><code>`` for ``<pre><code>``) is made one text.
+    """
+    for code in list(body.iter("code")):
+        parent = code.getparent()
+        if parent is None or parent.tag not in _CONTAINERS or _inside_code(parent):
+            continue
+        if any(child.tag == "code" for child in code):
+            text = "".join(_code_text(code))
+            for child in list(code):
+                code.remove(child)
+            code.text = text
+        if len(code) == 0 and code.text and "\n" not in code.text.strip("\n"):
+            code.text = f"{_ONE_LINE_CODE}\n{code.text.strip(chr(10))}"
+    return body
+
+
+def _inside_code(element: Any) -> bool:
+    return element.tag == "code" or any(up.tag == "code" for up in element.iterancestors())
+
+
+def _code_text(element: Any) -> Iterator[str]:
+    """The text of code, a ``<br>`` (trafilatura's ``<lb/>``) read as the line break it is."""
+    if element.text:
+        yield element.text
+    for child in element:
+        if isinstance(child.tag, str):
+            yield "\n" if child.tag in _LINE_BREAKS else "".join(_code_text(child))
+        if child.tail:
+            yield child.tail
 
 
 def _code_blank_lines_marked(body: Any) -> Any:

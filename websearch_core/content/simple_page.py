@@ -334,11 +334,8 @@ def _write_block(element: Any, out: Any, sectioned: bool, menus: set[Any] | froz
     elif tag == "table":
         _write_table(element, lxml.etree.SubElement(out, "table"))
     elif tag == "pre":
-        text = element.text_content().strip("\n")
-        # trafilatura fences code of several lines; one line it writes as inline code, which
-        # a paragraph of its own keeps apart from the next block.
-        parent = out if "\n" in text else lxml.etree.SubElement(out, "p")
-        lxml.etree.SubElement(parent, "code").text = text
+        # A block of code however short: extract's Markdown fences it, one line or many.
+        lxml.etree.SubElement(out, "code").text = element.text_content().strip("\n")
     elif tag == "blockquote":
         _write_blocks(element, lxml.etree.SubElement(out, "quote"), sectioned, menus)
     elif tag != "hr":  # a wrapper, a figure, details: their own blocks, in order
