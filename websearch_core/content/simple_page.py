@@ -190,11 +190,14 @@ def _is_layout(element: Any, sectioned: bool) -> bool:
     """
     if set((element.get("role") or "").lower().split()) & _LAYOUT_ROLES:
         return True
-    if element.tag not in _NAMED or any(True for _ in element.iter(*_CONTENT_MARKS)):
+    if element.tag not in _NAMED:
         return False
     named = f"{element.get('class') or ''} {element.get('id') or ''}"
     names = set(_NAME_PARTS.split(_CAMEL.sub(" ", named).lower()))
-    return bool(names & _LAYOUT_NAMES) or (not sectioned and bool(names & _PAGE_LAYOUT_NAMES))
+    if not names & _LAYOUT_NAMES and (sectioned or not names & _PAGE_LAYOUT_NAMES):
+        return False
+    # Last, as it reads the element's subtree: only an element named as layout pays for it.
+    return not any(True for _ in element.iter(*_CONTENT_MARKS))
 
 
 def _content_container(body: Any) -> tuple[Any, bool]:
