@@ -107,3 +107,15 @@ def test_a_one_line_pre_on_a_simple_page_is_a_fenced_block() -> None:
     )
     # the plain text keeps the command a block of its own, as before
     assert "Install\n\npip install widget\n\nThen call draw()." in page.text
+
+
+def test_the_annotated_tags_line_joins_with_one_space_between_links() -> None:
+    # jaraguadosul.com.br writes each tag link on its own source line, its name led by a
+    # space (<a> arrombamento</a>): a browser shows one space between the tags.
+    page = load_page("f6ac15a4")
+    content = extract_content(page.html, url=page.url)
+    assert (
+        "Tags: [sad](http://jaraguadosul.com.br/noticias.php?tag=sad) [arrombamento]("
+        "http://jaraguadosul.com.br/noticias.php?tag=%20arrombamento) [veiculo]("
+        "http://jaraguadosul.com.br/noticias.php?tag=%20veiculo)\n\n" in content.markdown
+    )

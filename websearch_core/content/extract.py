@@ -456,10 +456,19 @@ def _source_lines_joined(body: Any) -> Any:
                 tail = child.tail
                 if child.tag in _LINE_BREAKS:
                     tail = _LEADING_SOURCE_BREAK.sub("", tail)
-                child.tail = _SOURCE_BREAK.sub(" ", tail)
+                joined = _SOURCE_BREAK.sub(" ", tail)
+                following = child.getnext()
+                if joined != tail and joined.endswith(" ") and _starts_spaced(following):
+                    joined = joined[:-1]  # "sad</a>\n<a> arrombamento": one space, not two
+                child.tail = joined
             if isinstance(child.tag, str):
                 stack.append((child, inside))
     return body
+
+
+def _starts_spaced(element: Any) -> bool:
+    """Whether ``element``'s own text starts with white space (a link's `` name``)."""
+    return element is not None and (element.text or "x")[:1].isspace()
 
 
 def _in_a_line(code: Any) -> bool:
