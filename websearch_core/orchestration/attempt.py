@@ -164,6 +164,17 @@ def _cleaned(
     return response
 
 
+def _hard_stopped(provider: SearchProvider, granted: float) -> ProviderTimeoutError:
+    """The failure of a search the hard stop ended, as the provider words its timeouts.
+
+    Its text and status both (:meth:`~websearch_core.providers.base.SearchProvider.
+    timed_out_text`, :attr:`~websearch_core.providers.base.SearchProvider.timed_out_status`):
+    a browser engine's is the reference's ``Ecosia search timed out.`` with its 504.
+    """
+    text = provider.timed_out_text(granted)
+    return ProviderTimeoutError(provider.info.id, text, provider.timed_out_status)
+
+
 async def answer_attempt(
     provider: SearchProvider,
     params: SearchParams,
@@ -238,12 +249,11 @@ async def answer_attempt(
             if not stop.end(error):
                 raise
             # The stop's cancel: the provider outlived its time and its grace.
-            failure = ProviderTimeoutError(provider.info.id, provider.timed_out_text(granted), None)
+            failure = _hard_stopped(provider, granted)
         else:
             stop.end(None)
     except TimeoutError:
-        message = provider.timed_out_text(granted)
-        failure = ProviderTimeoutError(provider.info.id, message, None)
+        failure = _hard_stopped(provider, granted)
     finally:
         leave_attempt(scope)
     if failure is not None:

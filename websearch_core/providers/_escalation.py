@@ -28,6 +28,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 from urllib.parse import urlencode
 
 from ..browser import (
@@ -60,6 +61,7 @@ from ._engine_failures import FailureTexts, reworded, without_label
 from .base import ProviderContext, ProviderInfo
 
 __all__ = [
+    "TIMED_OUT_STATUS",
     "Escalation",
     "FailureTexts",
     "NeedsBrowser",
@@ -69,6 +71,10 @@ __all__ = [
 ]
 
 logger = logging.getLogger("websearch_core.providers.escalation")
+
+TIMED_OUT_STATUS: Final = 504
+"""The reference's status of a browser engine's timeout (``Ecosia search timed out.``),
+whichever stop ended it: the plain fetch's, the browser's, or the attempt's hard stop."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -128,7 +134,7 @@ def escalate_after_failure(
     """
     failure = escalation.failure
     if isinstance(error, ProviderTimeoutError):
-        raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
+        raise ProviderTimeoutError(info.id, failure.timed_out, TIMED_OUT_STATUS) from None
     if not isinstance(error, ProviderUnavailableError):
         return
     not_started = _why_not_started(info, context, request, error)
@@ -237,7 +243,7 @@ async def fetch_in_browser(
     elapsed = time.monotonic() - needed.started
     timeout = remaining_budget(transport.default_timeout_seconds - elapsed)
     if timeout <= 0:
-        raise ProviderTimeoutError(info.id, failure.timed_out, 504)
+        raise ProviderTimeoutError(info.id, failure.timed_out, TIMED_OUT_STATUS)
     request = needed.request
     url = _full_url(transport.resolve_url(info.id, request.url), request.params)
     headless = escalation.headless
@@ -255,7 +261,7 @@ async def fetch_in_browser(
         detail = _without_browser(needed, error.reason)
         raise BrowserUnavailableError(info.id, failure.failed.format(detail)) from None
     except BrowserTimeoutError:
-        raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
+        raise ProviderTimeoutError(info.id, failure.timed_out, TIMED_OUT_STATUS) from None
     except BrowserFetchError as error:
         raise _load_failure(info.id, failure.failed.format(error.reason), error) from None
     finally:

@@ -39,6 +39,7 @@ from ..request_loop import send_step
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._engine_failures import engine_failure_texts, reworded, without_label
 from ._escalation import (
+    TIMED_OUT_STATUS,
     Escalation,
     NeedsBrowser,
     escalate_after_failure,
@@ -137,6 +138,15 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         if escalation is None:
             return super().timed_out_text(seconds)
         return escalation.failure.timed_out
+
+    @property
+    def timed_out_status(self) -> int | None:
+        """An escalating engine's 504 (the reference's, beside its timeout text), else none.
+
+        The hard stop said the engine's text with no status where the engine's own stops
+        (its plain fetch's, its browser's) gave 504, so one timeout read two ways.
+        """
+        return None if self.engine.escalation is None else TIMED_OUT_STATUS
 
     async def prepare(self, flow: Flow) -> None:
         """Note the time, and make the setup step within its share of it."""

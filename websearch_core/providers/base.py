@@ -476,6 +476,17 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         """
         return timed_out_text(self.info.label, seconds)
 
+    @property
+    def timed_out_status(self) -> int | None:
+        """The HTTP status a search the attempt's hard stop ended carries beside that text.
+
+        Default: none, as the transport's own timeout gives none (no server answered). A
+        provider whose own timeouts carry one (a browser engine's 504, the reference's)
+        gives it here, so that the hard stop's failure reads the same in ``--json``'s
+        ``attempts``, the log line and a Public Web row as the engine's own stop.
+        """
+        return None
+
     def require_api_key(self, context: ProviderContext) -> str:
         """The key, or the spec's ``credentials not found`` error naming the variables.
 
