@@ -66,6 +66,11 @@ ENGINE_SEARCH_FAILED = {
 transport's status kept."""
 
 
+API_SEARCH_FAILED = {"codex": "Codex request failed: "}
+"""API providers whose transport failures take a stem of their own: Codex says the
+reference's ``Codex request failed: <message>`` (its label is ``OpenAI``), firstusers25."""
+
+
 def plain_fetch_failure(provider_id: str, said: str) -> str:
     """The text of a failed plain fetch whose transport text, after the label, is ``said``.
 
@@ -74,7 +79,9 @@ def plain_fetch_failure(provider_id: str, said: str) -> str:
     response (...)``); a key-free engine's stem is its own (:data:`ENGINE_SEARCH_FAILED`,
     Google's ``Google browser search failed: ``).
     """
-    prefix = ENGINE_SEARCH_FAILED.get(provider_id, f"{LABEL[provider_id]} search failed: ")
+    prefix = {**ENGINE_SEARCH_FAILED, **API_SEARCH_FAILED}.get(
+        provider_id, f"{LABEL[provider_id]} search failed: "
+    )
     return f"{prefix}{'it' if said.startswith('sent ') else 'the'} {said}"
 
 
@@ -126,6 +133,8 @@ def timeout_text(provider_id: str, seconds: str) -> str:
     """What the model reads when the provider's request outlived its ``seconds``."""
     if provider_id in BROWSER_TIMEOUT:
         return BROWSER_TIMEOUT[provider_id]
+    if provider_id in API_SEARCH_FAILED:
+        return f"{API_SEARCH_FAILED[provider_id]}timed out after {seconds}s"
     return f"{LABEL[provider_id]} search timed out after {seconds}s"
 
 

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from tests.contract.conftest import KEY, OAUTH_ONLY, TOKEN, contract_client
 from tests.contract.spec_texts import (
+    API_SEARCH_FAILED,
     LABEL,
     SCRAPERS,
     plain_fetch_failure,
@@ -135,10 +136,8 @@ async def test_a_redirect_loop_stops_at_the_bound(
     sim: Simulator, provider_id: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     text, failure = await _failure(sim, provider_id, tmp_path, Fault.redirect("/loop", 302), caplog)
-    assert failure.message == (
-        f"{LABEL[provider_id]} search failed: the request was redirected more than "
-        f"{MAX_REDIRECTS} times"
-    )
+    stem = API_SEARCH_FAILED.get(provider_id, f"{LABEL[provider_id]} search failed: ")
+    assert failure.message == (f"{stem}the request was redirected more than {MAX_REDIRECTS} times")
     assert text == failure.message
     # Each request the provider started was followed to the bound and no further.
     paths = [r.path for r in sim[provider_id].requests]

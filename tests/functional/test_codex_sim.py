@@ -292,7 +292,7 @@ async def test_stream_cut_mid_event(sim: Simulator) -> None:
     body = protocol(sim).cut_stream().decode()
     failure = await _failure(sim, Fault.http(200, body, {"Content-Type": "text/event-stream"}))
     assert isinstance(failure, ProviderConnectionError)
-    assert failure.message.startswith("OpenAI search failed: the stream ")
+    assert failure.message.startswith("Codex request failed: the stream ")
     assert failure.message.endswith("ended in the middle of an event")
 
 

@@ -29,7 +29,13 @@ UNRESOLVED = "the host name could not be resolved (ClientConnectorDNSError)"
 
 
 def _one_wording(pid: str, host: str, cause: str) -> str:
-    return f"{get_provider(pid).info.label} search failed: the connection failed ({host}): {cause}"
+    # Codex words its transport failures as the reference words Codex's (firstusers25).
+    stem = (
+        "Codex request failed"
+        if pid == "codex"
+        else f"{get_provider(pid).info.label} search failed"
+    )
+    return f"{stem}: the connection failed ({host}): {cause}"
 
 
 def test_the_walk_covers_the_api_providers() -> None:

@@ -141,7 +141,8 @@ async def test_a_loopback_request_a_session_would_proxy_is_a_request_not_sent(
 ) -> None:
     """Failed before: ``OpenAI request was not sent: the HTTP session given to ...``.
 
-    (Codex's label is ``OpenAI``.)
+    (Codex's label is ``OpenAI``; its transport failures say the reference's ``Codex
+    request failed:``, firstusers25.)
     """
     store = stored_sign_in(
         tmp_path / "credentials.json", "codex", "access-0123456789", refresh_token="r"
@@ -156,7 +157,7 @@ async def test_a_loopback_request_a_session_would_proxy_is_a_request_not_sent(
     assert sim["codex"].requests == []
     assert result.error is not None
     assert result.error.startswith(
-        "OpenAI search failed: the request was not sent: the HTTP session given to WebSearch "
+        "Codex request failed: the request was not sent: the HTTP session given to WebSearch "
         f"would send it to the loopback address {host} through the proxy "
         "http://proxy.example.invalid:3128,"
     ), result.error

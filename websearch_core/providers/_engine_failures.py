@@ -18,12 +18,15 @@ it as a provider.
 """
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..connection_causes import search_failed_prefix
 from ..control_chars import safe_message
-from ..errors import ProviderUnavailableError
+from ..errors import SearchProviderError
 
 __all__ = ["FailureTexts", "engine_failure_texts", "reworded", "without_label"]
+
+_E = TypeVar("_E", bound=SearchProviderError)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,9 +81,7 @@ def without_label(message: str, label: str) -> str:
     return f"it {rest}" if rest.startswith("sent ") else f"the {rest}"
 
 
-def reworded(
-    error: ProviderUnavailableError, failure: FailureTexts, detail: str, status: int | None
-) -> ProviderUnavailableError:
+def reworded(error: _E, failure: FailureTexts, detail: str, status: int | None) -> _E:
     """``error`` saying ``failure.failed`` with ``detail`` and ``status``, all else kept.
 
     A copy, so the class and the attributes the offline hints read (``loopback``, the

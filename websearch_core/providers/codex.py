@@ -59,6 +59,7 @@ from ..models import SearchResponse
 from ..provider_credentials import StoredOAuth
 from ..transport import HttpRequest
 from ._codex_errors import ERRORS
+from ._codex_failures import codex_failure, codex_failure_text
 from ._codex_parse import NoWebSearchError, parse_body, parse_response_object, parse_stream
 from ._codex_request import DEFAULT_INSTRUCTIONS, account_claims, request_body, request_headers
 from ._codex_steps import (
@@ -169,6 +170,24 @@ class CodexProvider(ProtocolProvider):
         if index >= len(flow.state["models"]):
             return None
         return step_request(flow, index) if model_refused(flow) else None
+
+    def after_failure(
+        self, flow: Flow, request: HttpRequest, error: SearchProviderError
+    ) -> HttpRequest | None:
+        """No other way to try; the transport's failure said as the reference words Codex's.
+
+        Raises:
+            SearchProviderError: ``error`` as ``Codex request failed: <the transport's
+                clause>``, its class and status kept (:mod:`._codex_failures`).
+        """
+        raise codex_failure(error, self.info.label) from None
+
+    def timed_out_text(self, seconds: float) -> str:
+        """The attempt's hard stop said as the transport's timeout is.
+
+        ``Codex request failed: timed out after <N>s`` (:mod:`._codex_failures`).
+        """
+        return codex_failure_text(super().timed_out_text(seconds), self.info.label)
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The last answer, read once (:meth:`follow_up` may have read it already)."""
