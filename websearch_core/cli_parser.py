@@ -3,7 +3,7 @@
 argparse reported what it refuses itself (an unknown option, a ``--recency`` not in its list,
 a missing ``URL``, ``--limit`` with no value after it) with its usage block and
 ``websearch: error: ...``, where every other bad value is one line, ``websearch: <where>:
-<problem>`` (``limit (--limit): Input should be greater than or equal to 1``). Here those
+<problem>`` (``limit (--limit): must be at least 1 and at most 100 results``). Here those
 refusals take that form too, name the option (an unknown one with the name probably meant),
 and point to the command's ``--help``; ``--help`` itself is argparse's, unchanged.
 

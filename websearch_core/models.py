@@ -33,6 +33,7 @@ from .param_names import param_meant
 from .provider_ids import preferred_provider
 from .provider_list_error import several_providers_named
 from .query_text import unsendable_character
+from .setting_bounds import checked_parameter
 
 __all__ = [
     "MAX_QUERY_LENGTH",
@@ -202,6 +203,17 @@ class SearchParams(_Frozen):
                     raise
                 raise error from None
             raise named from None
+
+    @field_validator("limit", "num_search_results", "max_tokens", "temperature", mode="wrap")
+    @classmethod
+    def _in_range(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> object:
+        """A number past its bounds said with its whole range and unit (:mod:`.setting_bounds`).
+
+        ``limit: must be at least 1 and at most 100 results``, where pydantic gave one end.
+        """
+        return checked_parameter(cls, value, handler, info)
 
     @field_validator("provider")
     @classmethod

@@ -1,20 +1,31 @@
-"""A number setting out of its range, in words that name its unit and the whole range.
+"""A number setting or parameter out of its range, in words naming its unit and whole range.
 
 pydantic words a bound it checks ``Input should be greater than 0``: the bound, not what
 it counts (``WEBSEARCH_TIMEOUT_SECONDS=0`` is seconds, ``WEBSEARCH_MAX_RESPONSE_BYTES=10``
 bytes) nor the other end of the range, which a user then met as a second refusal
 (``... less than or equal to 300``). Read from the field's own constraints, so the words
 cannot drift from what is checked; the error keeps pydantic's type (``greater_than``) and
-context, so code that reads them reads the same.
+context, so code that reads them reads the same. The search and fetch parameters with
+bounds (``limit``, ``max_chars``, ...) are worded here too, from the CLI, the Python API and
+the tools alike.
 """
 
 from collections.abc import Sequence
+from typing import get_args
 
 import annotated_types
-from pydantic import ValidationError, ValidatorFunctionWrapHandler
+from pydantic import BaseModel, ValidationError, ValidationInfo, ValidatorFunctionWrapHandler
+from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-__all__ = ["RANGE_ERROR_TYPES", "checked_in_range", "range_error", "range_text"]
+__all__ = [
+    "RANGE_ERROR_TYPES",
+    "checked_in_range",
+    "checked_parameter",
+    "field_constraints",
+    "range_error",
+    "range_text",
+]
 
 RANGE_ERROR_TYPES = frozenset(
     {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
@@ -23,6 +34,17 @@ RANGE_ERROR_TYPES = frozenset(
 
 _UNITS = (("_seconds", "seconds"), ("_bytes", "bytes"))
 """What a number setting counts, by its name's ending: every bounded setting has one."""
+
+_PARAMETER_UNITS = {
+    "limit": "results",
+    "num_search_results": "results",
+    "max_tokens": "tokens",
+    "max_chars": "characters",
+    "temperature": "",
+}
+"""What a bounded search or fetch parameter counts, by its name (``""``: a plain number).
+pydantic said ``limit: Input should be greater than or equal to 1`` to ``--limit 0`` and
+``... less than or equal to 100`` to ``--limit 500``: one end of the range each time."""
 
 
 def range_text(field: str, constraints: Sequence[object]) -> str | None:
@@ -40,13 +62,42 @@ def range_text(field: str, constraints: Sequence[object]) -> str | None:
         'must be more than 0 and at most 300 seconds'
         >>> range_text("max_response_bytes", [annotated_types.Ge(1024)])
         'must be at least 1024 bytes'
+        >>> range_text("limit", [annotated_types.Ge(1), annotated_types.Le(100)])
+        'must be at least 1 and at most 100 results'
+        >>> range_text("temperature", [annotated_types.Ge(0.0), annotated_types.Le(2.0)])
+        'must be at least 0 and at most 2'
     """
-    unit = next((word for ending, word in _UNITS if field.endswith(ending)), None)
+    unit = _PARAMETER_UNITS.get(field)
+    if unit is None:
+        unit = next((word for ending, word in _UNITS if field.endswith(ending)), None)
     bounds = [_bound_words(constraint) for constraint in constraints]
     said = [words for words in bounds if words is not None]
     if unit is None or not said:
         return None
-    return f"must be {' and '.join(said)} {unit}"
+    return f"must be {' and '.join(said)}{f' {unit}' if unit else ''}"
+
+
+def field_constraints(field: FieldInfo) -> list[object]:
+    """A field's bounds, also where they sit on an optional type's ``Annotated`` arm.
+
+    ``limit: Annotated[int, Field(ge=1, le=100)] | None`` keeps its bounds on the arm, not on
+    the field: its ``metadata`` is empty.
+
+    Example:
+        >>> from typing import Annotated
+        >>> from pydantic import BaseModel, Field
+        >>> class Asked(BaseModel):
+        ...     limit: Annotated[int, Field(ge=1, le=100)] | None = None
+        >>> field_constraints(Asked.model_fields["limit"])
+        [Ge(ge=1), Le(le=100)]
+    """
+    if field.metadata:
+        return list(field.metadata)
+    for arm in get_args(field.annotation):
+        for meta in getattr(arm, "__metadata__", ()):
+            if isinstance(meta, FieldInfo) and meta.metadata:
+                return list(meta.metadata)
+    return []
 
 
 def range_error(
@@ -89,6 +140,22 @@ def checked_in_range(
         if worded is None:
             raise
         raise worded from None
+
+
+def checked_parameter(
+    model: type[BaseModel],
+    value: object,
+    handler: ValidatorFunctionWrapHandler,
+    info: ValidationInfo,
+) -> object:
+    """The body of a search or fetch parameter's ``mode="wrap"`` validator (``limit``, ...).
+
+    ``SearchParams``, the ``web_search`` tool's arguments and ``web_fetch``'s word a bound
+    alike (``limit: must be at least 1 and at most 100 results``), read from ``model``'s
+    field, so the CLI, ``run``/``search`` and both frameworks' tools say the same.
+    """
+    field = str(info.field_name)
+    return checked_in_range(value, handler, field, field_constraints(model.model_fields[field]))
 
 
 def _bound_words(constraint: object) -> str | None:

@@ -57,7 +57,7 @@ def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = N
         ...     ToolArguments.model_validate({"query": "q", "limit": 0})
         ... except ValidationError as error:
         ...     print(invalid_arguments_text(error))
-        Error: invalid web_search arguments: limit: Input should be greater than or equal to 1
+        Error: invalid web_search arguments: limit: must be at least 1 and at most 100 results
     """
     details = _details(error)
     if details is not None:

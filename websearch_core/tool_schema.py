@@ -9,7 +9,15 @@ adapter at once. Plain pydantic: no framework is imported.
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from .models import (
     MAX_QUERY_LENGTH,
@@ -18,6 +26,7 @@ from .models import (
     refuse_blank_query,
     refuse_unsendable_query,
 )
+from .setting_bounds import checked_parameter
 from .tool_json_arguments import unpacked_arguments
 
 __all__ = ["ToolArguments", "tool_search_params"]
@@ -105,6 +114,14 @@ class ToolArguments(BaseModel):
         reading.
         """
         return unpacked_arguments(data) if isinstance(data, Mapping) else data
+
+    @field_validator("limit", "num_search_results", "max_tokens", "temperature", mode="wrap")
+    @classmethod
+    def _in_range(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> object:
+        """A number past its bounds said as ``SearchParams`` says it (its range and unit)."""
+        return checked_parameter(cls, value, handler, info)
 
 
 def tool_search_params(

@@ -137,7 +137,7 @@ async def test_langchain_invalid_arguments_are_error_text() -> None:
     text = await tool.ainvoke({"url": "https://example.org/", "max_chars": 5})
     assert str(text) == (
         "Error: invalid web_fetch arguments: "
-        "max_chars: Input should be greater than or equal to 200"
+        "max_chars: must be at least 200 and at most 200000 characters"
     )
 
 

@@ -33,9 +33,9 @@ async def _both(args: dict[str, Any], **options: Any) -> tuple[ToolMessage, Any]
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        ({"query": "python", "limit": 0}, "limit: Input should be greater than or equal to 1"),
+        ({"query": "python", "limit": 0}, "limit: must be at least 1 and at most 100 results"),
         ({"query": "python", "limit": "5"}, "limit: Input should be a valid integer"),
-        ({"query": "python", "temperature": 3.5}, "temperature: Input should be less than"),
+        ({"query": "python", "temperature": 3.5}, "temperature: must be at least 0 and at most 2"),
         ({"query": "python", "recency": "decade"}, "recency: Input should be 'day', 'week'"),
         ({"query": ""}, "query: query must not be empty or only whitespace"),
         ({"query": "   "}, "query: query must not be empty or only whitespace"),

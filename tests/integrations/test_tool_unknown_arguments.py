@@ -148,7 +148,7 @@ async def test_other_refusals_are_worded_as_before(sim: Simulator) -> None:
     """A guard (passes before and after): a bad value's text is pydantic's, no list added."""
     for text in await _search_texts(sim, {"query": "rust", "limit": 0}):
         assert text == (
-            "Error: invalid web_search arguments: limit: Input should be greater than or equal to 1"
+            "Error: invalid web_search arguments: limit: must be at least 1 and at most 100 results"
         )
 
 

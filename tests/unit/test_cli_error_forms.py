@@ -17,11 +17,14 @@ import pytest
 from tests.cli_refusals import refusal_line
 from websearch_core.cli import EXIT_OK, main
 
+LIMIT = "must be at least 1 and at most 100 results"
+"""``--limit``'s range (firstusers25: pydantic's ``Input should be greater than or equal to 1``)."""
+
 
 @pytest.mark.parametrize(
     ("argv", "line"),
     [
-        (["q", "--limit", "0"], "limit (--limit): Input should be greater than or equal to 1"),
+        (["q", "--limit", "0"], f"limit (--limit): {LIMIT}"),
         # The text given is said: it read "Input should be a valid integer" alone.
         (["q", "--limit", "five"], "limit (--limit): Input should be a valid integer, got 'five'"),
         (["q", "--limit", "2.5"], "limit (--limit): Input should be a valid integer, got '2.5'"),
@@ -41,7 +44,7 @@ from websearch_core.cli import EXIT_OK, main
         ),
         (
             ["q", "--limit", "0", "--country", "usa"],
-            "limit (--limit): Input should be greater than or equal to 1; country (--country): "
+            f"limit (--limit): {LIMIT}; country (--country): "
             "country must be a two-letter ISO 3166-1 code such as 'us' or 'de', got 'usa'",
         ),
     ],

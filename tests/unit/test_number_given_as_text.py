@@ -74,4 +74,4 @@ def test_beside_an_unknown_name_each_keeps_its_own_words(brave: Simulator) -> No
 
 def test_other_refusals_are_worded_as_before(brave: Simulator) -> None:
     """A guard (passes before and after): a number out of bounds keeps pydantic's words."""
-    assert _refusals(limit=0) == {"limit": "Input should be greater than or equal to 1"}
+    assert _refusals(limit=0) == {"limit": "must be at least 1 and at most 100 results"}

@@ -123,7 +123,7 @@ REFUSALS = [
         2,
     ),
     (["--language", "zz", "q"], {}, "language 'zz' names no language:", 2),
-    (["--limit", "0", "q"], {}, "limit (--limit): Input should be greater than or equal to", 2),
+    (["--limit", "0", "q"], {}, "limit (--limit): must be at least 1 and at most 100", 2),
     (["--timeout", "soon", "q"], {}, "timeout_seconds (--timeout): Input should be a valid", 2),
     (["fetch", "--timeout", "soon", "x"], {}, "timeout_seconds (--timeout): Input should", 2),
     (["q"], {"WEBSEARCH_TIMEOUT_SECONDS": "0"}, "WEBSEARCH_TIMEOUT_SECONDS: must be more", 2),
