@@ -465,7 +465,7 @@ def _search_parser() -> CommandParser:
     # --limit, --timeout and --deadline are read as text and checked where their settings
     # and parameters are, so a bad one is named as a bad WEBSEARCH_* variable is
     # (`limit (--limit): Input should be a valid integer`), not in argparse's own words.
-    parser.add_argument("--limit", metavar="N", help="maximum number of results")
+    parser.add_argument("--limit", metavar="N", help="maximum number of results (1-100)")
     choice = parser.add_mutually_exclusive_group()
     parser.record(
         choice.add_argument(
@@ -1580,7 +1580,7 @@ def _describe_validation_error(error: ValidationError) -> str:
     for detail in error.errors():
         field = ".".join(str(part) for part in detail["loc"]) or "input"
         where = _where(field, _SEARCH_FLAGS.get(field))
-        problem = validator_message(detail["msg"])
+        problem = validator_message(detail["msg"], field)
         parts.append(f"{where}: {problem}{_given(field, detail)}")
     return join_clauses(parts) or " ".join(str(error).split())
 

@@ -65,9 +65,25 @@ def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = N
     return f"{INVALID_ARGUMENTS_PREFIX}{error}"
 
 
-def validator_message(message: str) -> str:
-    """Pydantic's message without the ``Value error, `` it puts before a validator's own."""
-    return message.removeprefix("Value error, ")
+def validator_message(message: str, field: str | None = None) -> str:
+    """Pydantic's message without the ``Value error, `` it puts before a validator's own.
+
+    Args:
+        message: pydantic's message.
+        field: The field the message is said after (``<field>: <message>``): a validator's
+            own words that start with its name lose it, as the line names it already
+            (``query: query must not be empty ...`` read the name twice).
+
+    Example:
+        >>> validator_message("Value error, query must not be empty", "query")
+        'must not be empty'
+        >>> validator_message("Value error, a query must not be empty", "query")
+        'a query must not be empty'
+    """
+    message = message.removeprefix("Value error, ")
+    if field and message.startswith(f"{field} "):
+        return message[len(field) + 1 :]
+    return message
 
 
 def _details(error: Exception) -> list[Mapping[str, Any]] | None:
@@ -99,7 +115,7 @@ def _problems(details: list[Mapping[str, Any]], arguments: Sequence[str] | None)
         if detail["type"] in _UNKNOWN and len(detail["loc"]) == 1:
             unknown.append(where)
             continue
-        message = validator_message(detail["msg"]) + _given_instead(detail)
+        message = validator_message(detail["msg"], where) + _given_instead(detail)
         problems.append(f"{where}: {message}" if where else message)
     if unknown:
         known = _tool_arguments() if arguments is None else arguments

@@ -37,8 +37,8 @@ async def _both(args: dict[str, Any], **options: Any) -> tuple[ToolMessage, Any]
         ({"query": "python", "limit": "5"}, "limit: Input should be a valid integer"),
         ({"query": "python", "temperature": 3.5}, "temperature: must be at least 0 and at most 2"),
         ({"query": "python", "recency": "decade"}, "recency: Input should be 'day', 'week'"),
-        ({"query": ""}, "query: query must not be empty or only whitespace"),
-        ({"query": "   "}, "query: query must not be empty or only whitespace"),
+        ({"query": ""}, "query: must not be empty or only whitespace"),
+        ({"query": "   "}, "query: must not be empty or only whitespace"),
         ({"limit": 3}, "query: Field required"),
         # Invented filters are refused in both, never dropped into an unfiltered search.
         (

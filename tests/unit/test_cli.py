@@ -840,9 +840,7 @@ def test_a_blank_query_is_named_as_a_missing_one_is(
     # `websearch` alone says "query: required, not given". And `websearch ""` said
     # pydantic's "String should have at least 1 character": both now say the same.
     assert main([query]) == EXIT_USAGE
-    assert capsys.readouterr().err == (
-        "websearch: query: query must not be empty or only whitespace\n"
-    )
+    assert capsys.readouterr().err == ("websearch: query: must not be empty or only whitespace\n")
 
 
 def test_missing_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -45,7 +45,7 @@ LIMIT = "must be at least 1 and at most 100 results"
         (
             ["q", "--limit", "0", "--country", "usa"],
             f"limit (--limit): {LIMIT}; country (--country): "
-            "country must be a two-letter ISO 3166-1 code such as 'us' or 'de', got 'usa'",
+            "must be a two-letter ISO 3166-1 code such as 'us' or 'de', got 'usa'",
         ),
     ],
 )

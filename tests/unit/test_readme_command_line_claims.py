@@ -122,7 +122,7 @@ REFUSALS = [
         "provider (--provider): given twice (brave, then tavily); it takes one provider;",
         2,
     ),
-    (["--language", "zz", "q"], {}, "language 'zz' names no language:", 2),
+    (["--language", "zz", "q"], {}, "'zz' names no language:", 2),
     (["--limit", "0", "q"], {}, "limit (--limit): must be at least 1 and at most 100", 2),
     (["--timeout", "soon", "q"], {}, "timeout_seconds (--timeout): Input should be a valid", 2),
     (["fetch", "--timeout", "soon", "x"], {}, "timeout_seconds (--timeout): Input should", 2),
