@@ -22,7 +22,14 @@ from langchain_core.callbacks import (
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import (
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
 
 from websearch_core import (
     SearchParams,
@@ -34,6 +41,7 @@ from websearch_core.models import Recency
 from websearch_core.pending_call import AwaitableMethod, awaitable_method
 from websearch_core.retrieval import answer_metadata, page_text, source_metadata
 from websearch_core.search_closing import SearchClosing
+from websearch_core.setting_bounds import checked_parameter
 from websearch_core.tool_errors import renamed_arguments
 from websearch_core.tool_json_arguments import retriever_query
 
@@ -158,6 +166,14 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
     """Only results from the last day, week, month or year, where the provider can."""
 
     model_config = ConfigDict(ignored_types=(AwaitableMethod,))  # ainvoke: not a field
+
+    @field_validator("k", mode="wrap")
+    @classmethod
+    def _k_in_range(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> object:
+        """``k: must be at least 1 and at most 100 results``, not pydantic's one end of it."""
+        return checked_parameter(cls, value, handler, info)
 
     if TYPE_CHECKING:
         # For type checkers alone (the base's ``**kwargs: Any`` let a misspelt option

@@ -23,7 +23,14 @@ from typing import TYPE_CHECKING, cast
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import (
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
 
 from websearch_core import (
     SearchParams,
@@ -39,6 +46,7 @@ from websearch_core.given_options import CHECKED_ALREADY
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
 from websearch_core.search_closing import SearchClosing
+from websearch_core.setting_bounds import checked_parameter
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import renamed_arguments
 from websearch_core.tool_json_arguments import retriever_query
@@ -97,6 +105,14 @@ class _RetrieverConfig(ClientOptions):
     include_answer: bool = Field(default=False, strict=True)
     include_content: bool = Field(default=False, strict=True)
     recency: Recency | None = None
+
+    @field_validator("k", mode="wrap")
+    @classmethod
+    def _k_in_range(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> object:
+        """``k: must be at least 1 and at most 100 results``, not pydantic's one end of it."""
+        return checked_parameter(cls, value, handler, info)
 
 
 class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):

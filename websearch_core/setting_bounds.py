@@ -41,6 +41,7 @@ _PARAMETER_UNITS = {
     "max_tokens": "tokens",
     "max_chars": "characters",
     "temperature": "",
+    "k": "results",
 }
 """What a bounded search or fetch parameter counts, by its name (``""``: a plain number).
 pydantic said ``limit: Input should be greater than or equal to 1`` to ``--limit 0`` and
@@ -150,9 +151,10 @@ def checked_parameter(
 ) -> object:
     """The body of a search or fetch parameter's ``mode="wrap"`` validator (``limit``, ...).
 
-    ``SearchParams``, the ``web_search`` tool's arguments and ``web_fetch``'s word a bound
-    alike (``limit: must be at least 1 and at most 100 results``), read from ``model``'s
-    field, so the CLI, ``run``/``search`` and both frameworks' tools say the same.
+    ``SearchParams``, the ``web_search`` tool's arguments, ``web_fetch``'s and both
+    retrievers' ``k`` word a bound alike (``limit: must be at least 1 and at most 100
+    results``), read from ``model``'s field, so the CLI, ``run``/``search``, both
+    frameworks' tools and retrievers say the same.
     """
     field = str(info.field_name)
     return checked_in_range(value, handler, field, field_constraints(model.model_fields[field]))

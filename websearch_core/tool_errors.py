@@ -21,7 +21,7 @@ from pydantic_core import InitErrorDetails
 
 from .clauses import join_clauses
 from .errors import ConfigurationError
-from .meant_names import closest_name
+from .meant_names import as_before, closest_name
 
 __all__ = [
     "INVALID_ARGUMENTS_PREFIX",
@@ -226,12 +226,10 @@ def renamed_arguments(
     details: list[InitErrorDetails] = []
     for detail in error.errors():
         first, *rest = detail["loc"] or ("",)
-        renamed = InitErrorDetails(
-            type=detail["type"],
-            loc=(names.get(str(first), first), *rest) if detail["loc"] else (),
-            input=detail["input"],
-        )
-        if "ctx" in detail:
-            renamed["ctx"] = detail["ctx"]
+        # As pydantic said it, or as reworded already (a bound's whole range, by
+        # :mod:`~websearch_core.setting_bounds`): rebuilt from its type alone, ``k=0``
+        # read pydantic's one end where ``WebSearchRetriever(k=0)`` reads the range.
+        renamed = as_before(detail)
+        renamed["loc"] = (names.get(str(first), first), *rest) if detail["loc"] else ()
         details.append(renamed)
     return ValidationError.from_exception_data(title, details)

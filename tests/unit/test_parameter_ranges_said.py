@@ -103,3 +103,34 @@ def test_a_number_in_range_is_kept() -> None:
     """A guard: the bounds themselves are still allowed (the wrap changes no verdict)."""
     assert SearchParams(query="q", limit=1).limit == 1
     assert SearchParams(query="q", limit=100, temperature=2.0).temperature == 2.0
+
+
+@pytest.mark.parametrize("k", [0, 101])
+def test_both_retrievers_say_ks_range(k: int) -> None:
+    """Failed before: ``k: Input should be greater than or equal to 1`` (or less ...)."""
+    from langchain_websearch import WebSearchRetriever as LangChainRetriever
+    from llamaindex_websearch import WebSearchRetriever as LlamaIndexRetriever
+
+    for retriever in (LangChainRetriever, LlamaIndexRetriever):
+        with pytest.raises(ValidationError) as caught:
+            retriever(k=k)
+        (error,) = caught.value.errors()
+        assert (error["loc"], error["msg"]) == (("k",), LIMIT), retriever
+
+
+def test_both_retrievers_say_ks_range_for_one_call() -> None:
+    """Failed before: ``retriever.invoke("q", k=0)`` said pydantic's one end of the range."""
+    from langchain_websearch import WebSearchRetriever as LangChainRetriever
+    from llamaindex_websearch import WebSearchRetriever as LlamaIndexRetriever
+
+    with pytest.raises(ValidationError) as said_by_langchain:
+        LangChainRetriever().invoke("python", k=0)
+    with pytest.raises(ValidationError) as said_by_llamaindex:
+        LlamaIndexRetriever().retrieve("python", k=0)
+    for caught in (said_by_langchain, said_by_llamaindex):
+        (error,) = caught.value.errors()
+        assert (error["loc"], error["type"], error["msg"]) == (
+            ("k",),
+            "greater_than_equal",
+            LIMIT,
+        )
