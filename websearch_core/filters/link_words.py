@@ -10,7 +10,9 @@ asked in. The real captures in ``fixtures/`` hold one answer that is not English
 in Chinese (``fixtures/kimi``), and it names its pages as Markdown headings' links, whose
 words stay: no pointing word there to learn from. German, French and Spanish are here as
 the most asked languages after English that write a pointing word and a URL apart with
-spaces. Chinese and Japanese write ``详见`` / ``詳細は`` against the URL with no space, and
+spaces. Korean writes spaces, but its particle runs into the URL (``<url>를 참조하세요``)
+and its verb follows it: :data:`HANGUL_BEFORE` and :data:`HANGUL_AFTER`. Chinese and
+Japanese write ``详见`` / ``詳細は`` against the URL with no space, and
 a URL runs into the full stop ``。`` or the words after it (``<url>を参照``): their rows,
 :data:`WIDE_BEFORE` and :data:`WIDE_AFTER`, are read by :mod:`.links_wide`, which also
 says where such a URL ends.
@@ -40,6 +42,8 @@ __all__ = [
     "ASKED",
     "ASKED_FINAL",
     "FOR_MORE",
+    "HANGUL_AFTER",
+    "HANGUL_BEFORE",
     "LEADS",
     "OPENING_ONLY",
     "POINTERS",
@@ -158,3 +162,51 @@ ASKED_FINAL: Final[dict[str, tuple[str, str]]] = {
 können <url> besuchen.``): the words before the URL and the verb after it, patterns (a
 space standing for any run of them). Both there, and only the sentence's end after the
 verb, the sentence asked nothing else, and goes."""
+HANGUL_BEFORE: Final = (
+    # "For details", "for more information", "see the following:", "reference:".
+    "자세한 내용은",
+    "자세한 정보는",
+    "자세한 사항은",
+    "더 자세한 내용은",
+    "더 많은 정보는",
+    "다음을 참조하세요:",
+    "다음을 참고하세요:",
+    "다음을 보세요:",
+    "다음을 확인하세요:",
+    "다음 링크를 참조하세요:",
+    "다음 링크를 참고하세요:",
+    "참조:",
+    "참고:",
+)
+"""Korean words written before a URL only to point at it (:mod:`.links_wide`; a space
+stands for any run of them)."""
+_HANGUL_PARTICLES: Final = ("을", "를", "")
+_HANGUL_VERBS: Final = (
+    "참조하세요",
+    "참조하십시오",
+    "참조해 주세요",
+    "참고하세요",
+    "참고하십시오",
+    "참고해 주세요",
+    "방문하세요",
+    "방문하십시오",
+    "확인하세요",
+    "확인하십시오",
+    "보세요",
+)
+HANGUL_AFTER: Final = (
+    *(
+        f"{particle} {verb}" if particle else verb
+        for particle in _HANGUL_PARTICLES
+        for verb in _HANGUL_VERBS
+    ),
+    "에서 확인하세요",
+    "에서 확인하십시오",
+    "에서 확인할 수 있습니다",
+    "에서 볼 수 있습니다",
+    "에서 찾을 수 있습니다",
+    "참조",
+    "참고",
+)
+"""Korean words written after a URL only to point at it: the particle run into the URL
+(``을``/``를``, ``에서``) and the verb (``<url>를 참조하세요``, ``(<url> 참조)``)."""

@@ -209,6 +209,25 @@ _NOT_A_SUBJECT: Final = frozenset(
     {"is", "are", "was", "were", "be", "and", "but", "or", "that", "which", "who", "if"}
 )
 """Words that say the text before the verb is more than a subject: a clause of its own."""
+_SUBJECT_JOIN: Final = re.compile(r"(?:,?[ \t]+(?:and|but|while)|;)[ \t]+", re.IGNORECASE)
+"""What joins a clause to the one before it inside what :data:`_COPULA_AT` took as a
+subject (``Tokyo is big and data`` before ``is at <url>``): :func:`_joined_clause`."""
+_LEADING_JOIN: Final = re.compile(r"(?:and|but|while)[ \t]+", re.IGNORECASE)
+"""A join opening what :data:`_COPULA_AT` took as a subject after a comma."""
+_CLAUSE_VERBS: Final = frozenset({"is", "are", "was", "were", "has", "have", "had"})
+"""Verbs that say the words before a join are a clause of their own (``Tokyo is big``),
+not a list of subjects (``Tokyo and Osaka are at <url>``)."""
+_AND_GOES_ON: Final = re.compile(r"[ \t]+and[ \t]+(?P<verb>[a-z]+)\b")
+"""``and`` and the verb a sentence goes on with after ``is at <url>`` (``Data is at <url>
+and shows X.``): :func:`_only_where`."""
+_NOT_A_VERB: Final = frozenset(
+    {"the", "a", "an", "it", "its", "they", "their", "them", "this", "that", "these"}
+    | {"those", "there", "he", "she", "we", "you", "i", "his", "her", "our", "your", "my"}
+    | {"more", "other", "others", "also", "so", "then", "not", "many", "some", "all"}
+    | {"each", "every", "no", "one", "two", "both", "at", "in", "on", "for", "from", "to"}
+)
+"""Words after ``is at <url> and`` opening a clause (or a list) of their own, no verb of
+the subject's: ``Data is at <url> and the rest is at <kept>`` keeps its words."""
 
 
 def page_key(url: str) -> str:
@@ -548,7 +567,7 @@ def _closed(left: str, right: str) -> tuple[str, int]:
         pointer or not left or left[-1] in "\n([<:：（，、" or links_wide.ends_pointing(left)
     ):
         # The next item of a list takes the cut one's place: `see a or b` reads `see b`.
-        spaced = left and left[-1] not in "\n([<" and not links_wide.is_wide(left[-1])
+        spaced = left and left[-1] not in "\n([<" and not links_wide.is_spaceless(left[-1])
         return left + (" " if spaced else ""), after.end()
     if _ends_line(right, 0) and (label := _label_line(left)) is not None:
         line_end = right.find("\n")
@@ -734,13 +753,63 @@ def _only_where(before: str, right: str, skip: int) -> tuple[str, int] | None:
     clause = None if skip else _on_the_url(head)
     end = clause.end() if clause else skip
     rest = head[end:].lstrip(" \t")
-    if rest and rest[0] not in ".!?\n)":
-        return None
     predicate = _COPULA_AT.search(before)
+    if predicate is None:
+        return None
+    if rest and rest[0] not in ".!?\n)":
+        going_on = None if end else _AND_GOES_ON.match(head)
+        if going_on is None or going_on["verb"] in _NOT_A_VERB:
+            return None
+        # `Data is at <url> and shows X.`: the subject goes on with its other verb.
+        return before[: predicate.end("subject")], going_on.start("verb")
     sentence = _SENTENCE_REST.match(head, end)
-    if sentence and _said(head, sentence) and predicate and _bare_subject(before, predicate):
+    if not (sentence and _said(head, sentence)):
+        return None
+    if _bare_subject(before, predicate):
         return _sentence_gone(before[: predicate.start()], right, sentence.end())
+    if (joined := _joined_clause(before, predicate)) is not None:
+        # `Tokyo is big and data is at <url>.`: the clause goes, the sentence's end stays.
+        stops = sentence[0].endswith((".", "!", "?"))
+        return before[:joined].rstrip(" \t"), sentence.end() - stops
     return None
+
+
+def _joined_clause(before: str, predicate: re.Match[str]) -> int | None:
+    """Where the clause ``<subject> is`` joined to the clause before it starts, if one.
+
+    :data:`_COPULA_AT` takes ``Tokyo is big and data`` as the subject of ``is at <url>``:
+    the words after the last join (:data:`_SUBJECT_JOIN`) are a bare subject, and those
+    before it a clause (a verb of :data:`_CLAUSE_VERBS`, or a comma or semicolon joining
+    them), so the clause ``and data is at <url>`` said only where a thing is, and goes.
+    ``Tokyo and Osaka are at <url>`` is one subject: ``None``.
+
+    Example:
+        >>> before = "Tokyo is big and data is"
+        >>> before[: _joined_clause(before, _COPULA_AT.search(before))]
+        'Tokyo is big'
+        >>> _joined_clause("Tokyo and Osaka are", _COPULA_AT.search("Tokyo and Osaka are"))
+    """
+    subject = predicate["subject"]
+    opening = before[: predicate.start()].rstrip(" \t")
+    if (lead := _LEADING_JOIN.match(subject)) and opening.endswith((",", ";")):
+        # `Tokyo is big, and data is at <url>.`: the comma ended the subject's reading.
+        return len(opening) - 1 if _own_subject(subject[lead.end() :]) else None
+    joins = list(_SUBJECT_JOIN.finditer(subject))
+    if not joins or not _opens_sentence(opening):
+        return None
+    join = joins[-1]
+    first = subject[: join.start()].lower().split()
+    if not _own_subject(subject[join.end() :]):
+        return None
+    if not (_CLAUSE_VERBS.intersection(first) or join[0].lstrip(" \t")[:1] in (",", ";")):
+        return None
+    return predicate.start("subject") + join.start()
+
+
+def _own_subject(words: str) -> bool:
+    """Whether ``words`` may be a clause's bare subject: a few words, none a verb or join."""
+    own = words.lower().split()
+    return bool(own) and len(own) <= _LABEL_WORDS + 2 and not _NOT_A_SUBJECT.intersection(own)
 
 
 def _said(head: str, sentence: re.Match[str] | None) -> bool:
@@ -885,7 +954,7 @@ def _wide_join(last: str, follows: str) -> bool:
     Chinese or Japanese on both sides, or a full-width mark on either: such text writes
     none (``很大（<url>）。`` reads ``很大。``).
     """
-    wide_last, wide_follows = links_wide.is_wide(last), links_wide.is_wide(follows)
+    wide_last, wide_follows = links_wide.is_spaceless(last), links_wide.is_spaceless(follows)
     marks = links_wide.WIDE_STOPS + "（【「『《"
     return (wide_last and wide_follows) or last in marks or follows in marks
 

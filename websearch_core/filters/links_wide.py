@@ -10,7 +10,8 @@ Japanese write none, and end their sentences and clauses with full-width marks (
   parser does: the source it makes keeps them). :func:`url_ends` gives the places a
   written URL may end, longest first: as written, without the full-width marks closing
   it, and before each run of wide characters that follows an ASCII one.
-* The words that point at it. A reader of ``很大。详情请见 <url>。`` expects ``很大。``:
+* The words that point at it (Korean's too: :data:`.link_words.HANGUL_BEFORE`,
+  :data:`.link_words.HANGUL_AFTER`). A reader of ``很大。详情请见 <url>。`` expects ``很大。``:
   the sentence said only where the details are. The pointing words are
   :data:`.link_words.WIDE_BEFORE` (``详见``, ``参见``, ``請參考``, ``詳しくは``) and
   :data:`.link_words.WIDE_AFTER` (``を参照``, ``をご覧ください``); :func:`pointed` finds
@@ -23,7 +24,15 @@ from typing import Final
 
 from . import link_words
 
-__all__ = ["WIDE_STOPS", "Pointed", "ends_pointing", "is_wide", "pointed", "url_ends"]
+__all__ = [
+    "WIDE_STOPS",
+    "Pointed",
+    "ends_pointing",
+    "is_spaceless",
+    "is_wide",
+    "pointed",
+    "url_ends",
+]
 
 _WIDE_CHARS: Final = (
     "\u3000-\u30ff"  # CJK symbols and punctuation, hiragana, katakana
@@ -47,17 +56,30 @@ _LISTED: Final = re.compile(r"[ \t]*(?:<?https?://|\[)")
 """A URL or a link after a clause mark: the cut URL was a list's item."""
 _ITEM: Final = re.compile(r"(?:\A|\n)[ \t]*(?:[-*+]|\d{1,3}[.)])\Z")
 """A list item's marker, alone before the words opening the item."""
-_REACH: Final = 20
-"""How far back from a cut a wide pointing word may start."""
-_BEFORE: Final = re.compile(
-    "(?P<word>"
-    + "|".join(map(re.escape, sorted(link_words.WIDE_BEFORE, key=len, reverse=True)))
-    + r")[ \t]*\Z"
+_SAID: Final = re.compile(
+    r"(?:[^\x00\n。！？!?()（）\[\]:/.]|\.(?=\d)){0,200}+(?=[。！？!?\n）)]|\.(?!\d)|\Z)"
 )
+"""The words of a sentence after a pointed-at URL, to its end: no bracket, no URL in them,
+at most 200 characters (as far as :mod:`.links` reads past a cut) and none of its window's
+end (``\\x00``)."""
+_REACH: Final = 40
+"""How far back from a cut a wide pointing word may start."""
+_HANGUL: Final = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+"""Korean letters: wide, but Korean writes spaces between its words."""
+
+
+def _words(phrases: tuple[str, ...]) -> str:
+    """``phrases`` as one alternation, longest first, a space standing for any run of them."""
+    ordered = sorted(phrases, key=len, reverse=True)
+    return "|".join(re.escape(phrase).replace(r"\ ", r"[ \t]+") for phrase in ordered)
+
+
+_BEFORE_WORDS: Final = _words(link_words.WIDE_BEFORE + link_words.HANGUL_BEFORE)
+_BEFORE: Final = re.compile(rf"(?P<word>(?:{_BEFORE_WORDS})(?:[ \t]*(?:{_BEFORE_WORDS}))?)[ \t]*\Z")
+"""Pointing words before the URL, two of them at most (Korean ``자세한 내용은 다음을
+참조하세요:``)."""
 _AFTER: Final = re.compile(
-    r"[ \t]*(?P<word>"
-    + "|".join(map(re.escape, sorted(link_words.WIDE_AFTER, key=len, reverse=True)))
-    + ")"
+    r"[ \t]*(?P<word>" + _words(link_words.WIDE_AFTER + link_words.HANGUL_AFTER) + ")"
 )
 
 
@@ -69,6 +91,18 @@ def is_wide(char: str) -> bool:
         (True, True, False, False)
     """
     return char >= "\u3000" and _WIDE.fullmatch(char) is not None
+
+
+def is_spaceless(char: str) -> bool:
+    """Whether ``char`` is of a script written with no spaces (Chinese, Japanese) or a mark.
+
+    Korean's letters are wide but take spaces between words.
+
+    Example:
+        >>> is_spaceless("京"), is_spaceless("。"), is_spaceless("서"), is_spaceless("a")
+        (True, True, False, False)
+    """
+    return is_wide(char) and _HANGUL.fullmatch(char) is None
 
 
 def url_ends(written: str) -> list[str]:
@@ -122,8 +156,11 @@ def pointed(left: str, right: str) -> Pointed | None:
     nothing but the sentence's or the clause's end after them, said only where more is to
     be read: opening its sentence (or a bracket) it goes with the sentence, and its end
     (``很大。详见<url>。`` reads ``很大。``); after a clause mark it goes with the mark
-    (``数据很多，详见<url>。`` reads ``数据很多。``). Words going on after the URL
-    (``参见<url>中的表格``) are the sentence's: ``None``, as where no word points.
+    (``数据很多，详见<url>。`` reads ``数据很多。``). Words going on after a pointing word
+    and the URL speak of its page (``参见<url>中的表格。``, "see the table in <url>"), and
+    go with it to the sentence's end (``参见中的表格。`` was left); where they hold a URL,
+    a link or a bracket, or no word points, ``None``. Korean writes spaces, and a particle
+    and verb after the URL (``자세한 내용은 <url>를 참조하세요.``): the same rule reads it.
 
     Args:
         left: The text before the cut, its blanks at the end taken out.
@@ -134,10 +171,13 @@ def pointed(left: str, right: str) -> Pointed | None:
         Pointed(start=3, skip=1, whole=True)
         >>> pointed("数据很多，详见", "。")
         Pointed(start=4, skip=0, whole=False)
-        >>> pointed("参见", "中的表格。") is None
-        True
+        >>> pointed("参见", "中的表格。")
+        Pointed(start=0, skip=5, whole=True)
+        >>> pointed("서울은 큽니다. 자세한 내용은", "를 참조하세요. 더.")
+        Pointed(start=8, skip=8, whole=True)
     """
-    if not (is_wide(left[-1:]) or is_wide(right[: _REACH + 1].lstrip(" \t")[:1])):
+    last = left[-2:-1] if left[-1:] == ":" else left[-1:]  # `참고: <url>`
+    if not (is_wide(last) or is_wide(right[: _REACH + 1].lstrip(" \t")[:1])):
         return None  # no wide word either side: the common case, read at each cut
     before = _BEFORE.search(left, max(0, len(left) - _REACH))
     after = _AFTER.match(right)
@@ -148,10 +188,13 @@ def pointed(left: str, right: str) -> Pointed | None:
     skip = after.end() if after else 0
     blanks = len(right) - skip - len(right[skip:].lstrip(" \t"))
     follows = right[skip + blanks : skip + blanks + 1]
-    if before is None and not (is_wide(opening[-1:]) or not opening):
+    if before is None and opening[-1:].isascii() and opening[-1:].isalnum():
         return None  # `see <url>を参照` mixes scripts: the general rules' to read
     if follows and follows not in _SENTENCE_ENDS + _CLAUSE_MARKS + _CLOSINGS + "\n":
-        return None
+        said = _said_of(right, skip + blanks) if before and not after else None
+        if said is None:
+            return None
+        skip, blanks, follows = said, 0, right[said : said + 1]
     if follows in _CLAUSE_MARKS and _LISTED.match(right, skip + blanks + 1):
         return None  # `参见<url>、<url>`: the next URL takes its place (a list's rule)
     mark = opening[-1:]
@@ -162,3 +205,21 @@ def pointed(left: str, right: str) -> Pointed | None:
     if mark in _CLAUSE_MARKS:
         return Pointed(len(opening) - 1, skip, whole=False)
     return None
+
+
+def _said_of(right: str, at: int) -> int | None:
+    """Where the sentence ends whose words after a pointed-at URL speak of its page.
+
+    ``参见<url>中的表格。`` ("see the table in <url>") pointed at the page and said
+    nothing else: its words go with it to the sentence's (or the bracket's) end. ``None``
+    where they are not Chinese, Japanese or Korean, hold a URL, a link or a bracket, or run
+    past what a cut reads (:data:`_HEAD`).
+
+    Example:
+        >>> _said_of("中的表格。更多。", 0), _said_of("中的 https://b.org/ 表格。", 0)
+        (4, None)
+    """
+    if not is_wide(right[at : at + 1]):
+        return None
+    said = _SAID.match(right, at)
+    return said.end() if said else None
