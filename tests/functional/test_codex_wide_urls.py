@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import codex_sign_in, sim_client
+from websearch_core import SearchResponse
 from websearch_core.testing import Fault, Simulator
 
 CAPTURE: Final = "openai/responses_web_search_verbatim_gpt4o_mini.json"
@@ -137,3 +138,54 @@ async def test_an_idn_host_ends_before_the_text_after_it() -> None:
         "https://例え.jp",
         "https://www.例え.jp",
     ]
+
+
+async def _search(added: str, query: str = "tokyo population") -> SearchResponse:
+    """A Codex search of the capture with ``added`` after its answer."""
+    async with Simulator(["codex"]) as sim:
+        codex_sign_in(sim)
+        sim["codex"].enqueue(Fault.http(200, _body(added), JSON))
+        async with sim_client(sim) as ws:
+            return await ws.search(query, provider="codex", use_cache=False)
+
+
+@pytest.mark.parametrize(
+    ("added", "expected"),
+    [
+        ("见https://example.org/abc日本/x。", "https://example.org/abc日本/x"),
+        ("见https://www.abc日本.jp/p。", "https://www.abc日本.jp/p"),
+        ("见https://example.org/p?q=abc日本&x=1。", "https://example.org/p?q=abc日本&x=1"),
+    ],
+    ids=["path", "host", "query"],
+)
+async def test_a_segment_mixing_ascii_and_wide_letters_stays_whole(
+    added: str, expected: str
+) -> None:
+    """Failed before (stop 58, filters61): the wide part and all after it were cut off
+    (``https://example.org/abc``, ``https://www.abc``); the address goes on in ASCII after
+    the wide run, so the run was the address's."""
+    assert await _added_urls(added) == [expected]
+
+
+async def test_a_wide_run_ending_a_mixed_segment_is_text() -> None:
+    """A guard (held before): ``https://www.例え.jp中文`` (above) and ``/pを参照`` read the
+    same way; a wide run the address does not go on after stays the text's."""
+    assert await _added_urls("https://example.org/abc日本 とある。") == ["https://example.org/abc"]
+
+
+async def test_a_link_target_closing_with_a_full_stop_names_the_page() -> None:
+    """Failed before (stop 58, filters61): ``[表格](https://example.org/p。)`` made the
+    source ``https://example.org/p。``, a page no one wrote."""
+    plain = {source.url for source in (await _search("")).sources}
+    response = await _search("详见[表格](https://example.org/p。)。")
+    assert [s.url for s in response.sources if s.url not in plain] == ["https://example.org/p"]
+
+
+async def test_a_link_to_a_page_cut_goes_though_its_target_closes_with_a_full_stop() -> None:
+    """A guard (held before, when the source kept the ``。``): ``-site:`` of the page takes
+    the link out of the answer, the parser now reading its target without the mark."""
+    response = await _search(
+        "数据很多（[表格](https://example.org/p。)）。", "tokyo -site:example.org"
+    )
+    assert "example.org" not in response.answer
+    assert response.answer.endswith("\n\n数据很多（表格）。")  # a link's words stay

@@ -278,7 +278,7 @@ def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
     previous = 0
     for match in _LINK.finditer(answer):
         start, previous = _spaced(answer, match, previous), match.end()
-        if page_key(match["url"]) not in gone:
+        if not _link_gone(match["url"], gone):
             continue
         words = match["words"].strip()
         if match["open"] is None and words and not _LABEL.fullmatch(words):
@@ -291,6 +291,21 @@ def unlinked(answer: str, dropped: Iterable[str], kept: Iterable[str]) -> str:
         end = match.end() + text.cut(match.end())
     text.add(answer[end:])
     return _unbared(text.joined(), gone, shown)
+
+
+def _link_gone(url: str, gone: set[str]) -> bool:
+    """Whether a link's target names a page gone, as written or as Codex's parser reads it.
+
+    The parser takes a full-width mark closing a target (``[x](https://a.org/p。)``) off
+    the source's address; a capture read before it did keeps it: either names the page.
+
+    Example:
+        >>> _link_gone("https://a.org/p。", {"https://a.org/p"})
+        True
+    """
+    if page_key(url) in gone:
+        return True
+    return not url.isascii() and page_key(url.rstrip(links_wide.WIDE_STOPS)) in gone
 
 
 def _spaced(answer: str, match: re.Match[str], previous: int) -> int:

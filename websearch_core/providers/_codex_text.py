@@ -89,8 +89,12 @@ def _ranges_without(ranges: tuple[tuple[str, str], ...], left_out: str) -> str:
 
 _WIDE_ALL: Final = "".join(f"{low}-{high}" for low, high in _WIDE)
 _WIDE_WORD: Final = _ranges_without(_WIDE, _WIDE_STOPS)
+_WIDE_WITHIN: Final = r"(?=[/?#&=%]|[-._~+][0-9A-Za-z])"
+"""What follows a wide run inside an address (``/abc日本/x``, ``www.abc日本.jp``): the
+address goes on in ASCII past it, so the run was no text after the URL."""
 _BARE_URL = re.compile(
-    f"https?://(?:[^{_NOT_URL}{_WIDE_ALL}]++|(?<=[{_WIDE_OPENERS}])[{_WIDE_WORD}]++)++"
+    f"https?://(?:[^{_NOT_URL}{_WIDE_ALL}]++|(?<=[{_WIDE_OPENERS}])[{_WIDE_WORD}]++"
+    f"|[{_WIDE_WORD}]++{_WIDE_WITHIN})++"
 )
 """A bare URL: up to a blank, a quote or ``<>``, a full-width mark, or wide text run on.
 
@@ -102,9 +106,11 @@ as a browser shows it, as a whole IDN host label or path segment. So a full-widt
 always ends the URL, and a wide character continues it only where such a label or segment
 begins (after ``- / . = # _``) or within one: ``https://例え.jp/`` and
 ``https://zh.wikipedia.org/wiki/东京`` stay whole, ``https://a.org/pを参照`` reads
-``https://a.org/p``. A segment mixing ASCII and wide letters (``/abc日本``) loses its wide
-part, and a wide word written right after ``/`` (``https://a.org/を参照``) stays: neither
-reading can tell them apart from the text alone."""
+``https://a.org/p``. A segment mixing ASCII and wide letters keeps its wide part where the
+address goes on in ASCII after it (``/abc日本/x``, ``www.abc日本.jp``: :data:`_WIDE_WITHIN`);
+one ending the URL (``/abc日本`` then a blank) loses it, and a wide word written right
+after ``/`` (``https://a.org/を参照``) stays: there no reading can tell the address from
+the text (``https://a.org/pを参照`` is written the same way)."""
 _TRAILING = ".,!?;:'\""
 _PAIRS: Final = {")": "(", "]": "[", "}": "{"}
 _OPENAI_MARK: Final = "utm_source=openai"
@@ -181,11 +187,18 @@ def _link_end(text: str, start: int) -> int:
 
 
 def _markdown_links(text: str) -> list[tuple[str, str]]:
+    """``(title, target)`` of each Markdown link, the target as an address ends.
+
+    A target closing with a full-width mark (``[x](https://a.org/p。)``: the sentence's
+    ``。`` written inside the parentheses) loses it, as a bare URL does (``_BARE_URL``):
+    no address as written ends with one.
+    """
     links: list[tuple[str, str]] = []
     for match in _MARKDOWN_LINK_START.finditer(text):
         end = _link_end(text, match.end())
         if end > 0:
-            links.append((trim(match.group(1)), trim(text[match.end() : end])))
+            target = trim(text[match.end() : end])
+            links.append((trim(match.group(1)), target.rstrip(_WIDE_STOPS)))
     return links
 
 
