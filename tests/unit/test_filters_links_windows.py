@@ -159,3 +159,55 @@ def test_long_runs_beside_cuts_keep_each_cut_s_reading_a_window(handed: list[int
     piece = f"Big.{' ' * 3_000}{CUT}{' ' * 3_000}More. "
     assert unlinked(piece * 20, [CUT], [KEPT]) == "Big. More. " * 20
     assert len(handed) == 20 and max(handed) <= 1_000
+
+
+# Stop 58 (filters61): a run of blanks longer than a window not beside the cut hid what
+# stood before it: `Big.`, 1,000 blanks and `Sources: <url>` kept its line (the label rule
+# saw no sentence's end before `Sources:`, only blanks to the window's edge). A long run is
+# now handed as one blank, so the rules read past it as past a space.
+@pytest.mark.parametrize("blanks", [" " * 1_000, " " * 100_000, "\t" * 1_000, " \t" * 700])
+@pytest.mark.parametrize(
+    ("written", "cut"),
+    [
+        (f"Big.{{}}Sources: {CUT}", "Big."),
+        (f"Big.{{}}Sources: {CUT}\n\nMore.", "Big.\n\nMore."),
+        (f"Big.{{}}Details are at {CUT}. More.", "Big. More."),
+        (f"Big.{{}}You can visit {CUT}.", "Big."),
+        (f"Big.{{}}**Source:** [[1]]({CUT})", "Big."),
+    ],
+)
+def test_a_long_run_of_blanks_before_the_cut_s_sentence_hides_nothing(
+    written: str, cut: str, blanks: str
+) -> None:
+    # Failed before: the line or sentence stayed (`Big.`, the blanks, `Sources:`, or
+    # `Details are.`), its opening past the window.
+    assert unlinked(written.replace("{}", blanks), [CUT], [KEPT]) == cut
+
+
+def test_a_long_run_inside_kept_text_stays_as_written() -> None:
+    """A guard: a run the cut's rules read as one is written back whole where it stays."""
+    for blanks in (" " * 40, " " * 1_000, "\t" * 100_000):
+        text = f"Big.{blanks}Small. See {CUT}. More.{blanks}End."
+        assert unlinked(text, [CUT], [KEPT]) == f"Big.{blanks}Small. More.{blanks}End."
+
+
+def test_cuts_after_a_100_000_blank_run_each_read_a_bounded_window(
+    handed: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Failed before: the line stayed. Counted, not timed: each cut is handed at most a
+    # window, and reads back at most a window's worth of pieces, the run being one of them.
+    pieces: list[int] = []
+    view = links._Tidied._view
+
+    def reading(tidied: links._Tidied) -> tuple[str, list[tuple[int, int]]]:
+        left, shown = view(tidied)
+        pieces.append(len(shown))
+        return left, shown
+
+    monkeypatch.setattr(links._Tidied, "_view", reading)
+    urls = ", ".join(f"{CUT}{index}" for index in range(300))
+    written = f"Big.{' ' * 100_000}Sources: {urls}\n\nMore."
+    cut = unlinked(written, [f"{CUT}{index}" for index in range(300)], [KEPT])
+    assert cut == "Big.\n\nMore."
+    assert len(handed) == 300 and max(handed) <= 1_000
+    assert max(pieces) <= 4

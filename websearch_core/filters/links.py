@@ -72,6 +72,10 @@ again from each of its characters where the line holds more)."""
 _BLANKS: Final = " \t"
 _BLANK_RUN: Final = re.compile(r"[ \t]*+")
 """The blanks after a cut URL, read once from it (:meth:`_Tidied.cut`)."""
+_RUN_AS_ONE: Final = 32
+"""How many blanks in a row a cut's window holds as one (:class:`_Tidied`)."""
+_LONG_RUN: Final = re.compile(rf"[ \t]{{{_RUN_AS_ONE},}}+")
+"""A run of blanks handed to a cut's tidying as one."""
 _TRAILING: Final = ".,!?;:'\""
 """What ends a sentence after a bare URL rather than the URL (as Codex's parser reads one)."""
 _TRACKING_PREFIX: Final = "utm_"
@@ -335,15 +339,23 @@ class _Tidied:
     thousands of URLs cut is read in time that grows with it, not with its square. Where
     a window stops short of the text's end, :data:`_CUT_SHORT` stands in for the rest: a
     character no rule reads as a space, a line's end or a sentence's, so no rule takes
-    what it cannot see (a run of 200 spaces and more beside a cut keeps its far end).
+    what it cannot see.
+
+    A run of :data:`_RUN_AS_ONE` blanks or more is handed as its first one (the rules read
+    a run as one anyway): ``Big.``, 1,000 blanks and ``Sources: <url>`` showed the label
+    rule only blanks before ``Sources:`` (the sentence's end was past the window), and the
+    line stayed. The text so far is kept as pieces (:attr:`done`), each long run a piece of
+    its own, found once as the text comes in: a cut reads back a window's worth of pieces,
+    and a run of any length costs it one.
     """
 
     def __init__(self, answer: str) -> None:
         self.answer = answer
-        self.done: list[tuple[str, int, int]] = []
-        """Pieces of the text before the tail, each as a string and the span of it kept:
-        a span shortened in place, so giving back its end to the tail copies no more."""
+        self.done: list[tuple[str, int, int, bool]] = []
+        """The text so far as pieces, each a string, the span of it kept, and whether it is
+        a long run of blanks: a span shortened in place, so a cut copies no more."""
         self.tail = ""
+        """What was added since the last cut, not yet split into pieces."""
 
     def add(self, piece: str) -> None:
         """``piece`` of the answer, kept as written."""
@@ -359,44 +371,97 @@ class _Tidied:
         Returns:
             How many characters after ``stop`` go too.
         """
+        self._settle()
         self._unblanked()
-        if len(self.tail) > 2 * _WINDOW:
-            self.done.append((self.tail, 0, len(self.tail) - _WINDOW))
-            self.tail = self.tail[-_WINDOW:]
+        left, shown = self._view()
         run = _BLANK_RUN.match(self.answer, stop)
         shift = max(0, (run.end() if run else stop) - stop - 1)
         start = stop + shift
         right = self.answer[start : start + _WINDOW]
         if start + _WINDOW < len(self.answer):
             right += _CUT_SHORT
-        if not self.done:
-            self.tail, skip = _closed(self.tail, right)
-        else:
-            left, skip = _closed(_CUT_SHORT + self.tail, right)
-            self.tail = left.removeprefix(_CUT_SHORT)
+        tidied, skip = _closed(left, right)
+        # What `_closed` gives back is a start of the window, its blanks at the end taken
+        # out, and the space the text goes on after: that space is no blank of the window's
+        # (a long run read as one would be kept whole for it).
+        kept = len(tidied.rstrip(_BLANKS))
+        self._keep(shown, max(0, kept - len(_CUT_SHORT)) if left.startswith(_CUT_SHORT) else kept)
+        self.tail = tidied[kept:]
         return skip + shift if skip else 0
 
-    def _unblanked(self) -> None:
-        """The blanks ending the text so far taken out, and the tail a window long again.
+    def _settle(self) -> None:
+        """What was added since the last cut, split into pieces at its long blank runs."""
+        text, self.tail = self.tail, ""
+        at = 0
+        for run in _LONG_RUN.finditer(text):
+            if run.start() > at:
+                self.done.append((text, at, run.start(), False))
+            self.done.append((text, run.start(), run.end(), True))
+            at = run.end()
+        if at < len(text):
+            self.done.append((text, at, len(text), False))
 
-        :func:`_closed` takes them out anyway; a run longer than the tail left its far end
-        in :attr:`done`, and the words before it unread. Each blank is read once, and each
-        refill reads a window: the cuts stay linear.
+    def _unblanked(self) -> None:
+        """The blanks ending the text so far taken out, each read once.
+
+        :func:`_closed` takes them out anyway; taken out here, they leave the window
+        handed to it a window of words, not of blanks.
         """
-        self.tail = self.tail.rstrip(_BLANKS)
-        while len(self.tail) < _WINDOW and self.done:
-            text, begin, end = self.done.pop()
-            if not self.tail:
-                while end > begin and text[end - 1] in _BLANKS:
-                    end -= 1
-            taken = max(begin, end - (_WINDOW - len(self.tail)))
-            self.tail = text[taken:end] + self.tail
-            if taken > begin:
-                self.done.append((text, begin, taken))
+        while self.done:
+            text, begin, end, run = self.done[-1]
+            if not run:
+                end = begin + len(text[begin:end].rstrip(_BLANKS))
+                if end > begin:
+                    self.done[-1] = (text, begin, end, False)
+                    return
+            self.done.pop()
+
+    def _view(self) -> tuple[str, list[tuple[int, int]]]:
+        """The window handed to :func:`_closed`, and where each part of it stands.
+
+        Returns:
+            The last :data:`_WINDOW` characters of the text so far, each long run of
+            blanks as one, :data:`_CUT_SHORT` first where the text goes on before them;
+            and for each piece read, from the first, its index in :attr:`done` and where
+            the part of it read starts.
+        """
+        parts: list[str] = []
+        shown: list[tuple[int, int]] = []
+        size = 0
+        index = len(self.done)
+        short = False
+        while index and size < _WINDOW:
+            index -= 1
+            text, begin, end, run = self.done[index]
+            if not run and end - begin > _WINDOW - size:
+                begin, short = end - (_WINDOW - size), True
+            part = text[begin] if run else text[begin:end]
+            parts.append(part)
+            shown.append((index, begin))
+            size += len(part)
+        parts.append(_CUT_SHORT if short or index else "")
+        shown.reverse()
+        return "".join(reversed(parts)), shown
+
+    def _keep(self, shown: list[tuple[int, int]], kept: int) -> None:
+        """The text so far cut to the first ``kept`` characters of the pieces ``shown``.
+
+        :func:`_closed` gives back a start of the window it was handed (and a space): the
+        text so far ends where that start does, a long run read as one kept whole or not.
+        """
+        for index, begin in shown:
+            text, first, end, run = self.done[index]
+            width = 1 if run else end - begin
+            if kept < width:
+                del self.done[index:]
+                if begin + kept > first:  # a run's `kept` is 0 here: it goes whole
+                    self.done.append((text, first, begin + kept, run))
+                return
+            kept -= width
 
     def joined(self) -> str:
         """The text, whole."""
-        return "".join(text[begin:end] for text, begin, end in self.done) + self.tail
+        return "".join(text[begin:end] for text, begin, end, _ in self.done) + self.tail
 
 
 def _bare_url(written: str) -> tuple[str, str]:
