@@ -459,6 +459,8 @@ KOREAN = [
         f"서울은 큽니다. 자세한 내용은 {KEPT}를 참조하세요.",
     ),
     (f"서울은 {CUT} 근처에 있습니다.", "서울은 근처에 있습니다."),
+    (f"서울 인구는 {CUT}에서 발표했습니다.", "서울 인구는 발표했습니다."),
+    (f"서울은 {CUT}에어컨이 많습니다.", "서울은 에어컨이 많습니다."),
 ]
 
 KOREAN_NEAR_MISSES = [
@@ -497,7 +499,8 @@ def test_a_wide_sentence_citing_a_page_kept_reads_as_before(written: str, cut: s
 
 @pytest.mark.parametrize(("written", "cut"), KOREAN)
 def test_korean_pointing_words_go_with_the_url(written: str, cut: str) -> None:
-    # Failed before: `자세한 내용은를 참조하세요.`, `참조.`, `(참고:)`, `근처` joined with no space.
+    # Failed before: `자세한 내용은를 참조하세요.`, `참조.`, `(참고:)`, `근처` joined with no
+    # space, `에서` left marking nothing.
     assert unlinked(written, [CUT], [KEPT]) == cut
 
 

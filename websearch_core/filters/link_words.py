@@ -44,6 +44,7 @@ __all__ = [
     "FOR_MORE",
     "HANGUL_AFTER",
     "HANGUL_BEFORE",
+    "HANGUL_PARTICLES",
     "LEADS",
     "OPENING_ONLY",
     "POINTERS",
@@ -210,3 +211,23 @@ HANGUL_AFTER: Final = (
 )
 """Korean words written after a URL only to point at it: the particle run into the URL
 (``을``/``를``, ``에서``) and the verb (``<url>를 참조하세요``, ``(<url> 참조)``)."""
+HANGUL_PARTICLES: Final = (
+    "에서는",
+    "에서",
+    "에는",
+    "에",
+    "을",
+    "를",
+    "은",
+    "는",
+    "이",
+    "가",
+    "의",
+    "으로",
+    "로",
+    "와",
+    "과",
+    "도",
+)
+"""Korean particles a sentence writes against a URL (``<url>에서``): with the URL cut
+they mark nothing, and go (:func:`.links_wide.particle`)."""

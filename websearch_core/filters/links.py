@@ -663,6 +663,8 @@ def _closed(left: str, right: str) -> tuple[str, int]:
             left, skip = _sentence_gone(left, right, skip)
     elif pointer:
         left, skip = _unpointed(left, right, pointer)
+    else:
+        skip = links_wide.particle(right)  # `<url>에서 발표했습니다`: the particle was its
     return _tidied(left, right, skip)
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "ends_pointing",
     "is_spaceless",
     "is_wide",
+    "particle",
     "pointed",
     "url_ends",
 ]
@@ -66,6 +67,12 @@ _REACH: Final = 40
 """How far back from a cut a wide pointing word may start."""
 _HANGUL: Final = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 """Korean letters: wide, but Korean writes spaces between its words."""
+_PARTICLE: Final = re.compile(
+    "(?:"
+    + "|".join(sorted(link_words.HANGUL_PARTICLES, key=len, reverse=True))
+    + r")(?=[\s.,!?)]|\Z)"
+)
+"""A Korean particle written against the URL before it, ending its word."""
 
 
 def _words(phrases: tuple[str, ...]) -> str:
@@ -103,6 +110,22 @@ def is_spaceless(char: str) -> bool:
         (True, True, False, False)
     """
     return is_wide(char) and _HANGUL.fullmatch(char) is None
+
+
+def particle(right: str) -> int:
+    """How long the Korean particle run into a cut URL is (``<url>에서``), or 0.
+
+    Korean writes its particle against the word it marks, here the URL: with the URL gone
+    it marks nothing (``서울 인구는 에서 발표했습니다.``), and goes with it.
+
+    Example:
+        >>> particle("에서 발표했습니다."), particle("에서는 더."), particle("에어컨")
+        (2, 3, 0)
+    """
+    if not _HANGUL.match(right):
+        return 0  # the common case, read at each cut
+    found = _PARTICLE.match(right)
+    return found.end() if found else 0
 
 
 def url_ends(written: str) -> list[str]:
