@@ -508,3 +508,15 @@ def test_korean_pointing_words_go_with_the_url(written: str, cut: str) -> None:
 def test_korean_words_pointing_at_a_page_kept_stay(written: str, cut: str) -> None:
     """A guard: a page kept keeps its pointing words."""
     assert unlinked(written, [CUT], [KEPT]) == cut
+
+
+def test_each_url_of_a_chinese_sentence_run_is_read() -> None:
+    # Failed before (stop 58, filters61): the bare-URL pattern runs to a blank, and Chinese
+    # writes none, so the first URL's match held the rest of the text: the URLs after it
+    # were read as its path, and stayed (`很大。更多。参见<url>。`).
+    assert unlinked(f"很大。参见{CUT}。更多。参见{CUT}。", [CUT], [KEPT]) == "很大。更多。"
+    assert unlinked(f"很大。参见{CUT}。更多。参见{KEPT}。", [CUT], [KEPT]) == (
+        f"很大。更多。参见{KEPT}。"
+    )
+    unit = f"数据很多，详见{CUT}中的表格。很大。参见{CUT}。"
+    assert unlinked(unit * 3, [CUT], [KEPT]) == "数据很多。很大。" * 3

@@ -65,6 +65,10 @@ parenthesis or a full stop of the text with it (:func:`_bare_url` gives them bac
 stands before it, a list marker opening its line or a parenthesis it may stand alone in,
 is read back from it (:func:`_bare_urls`), each character once. A Chinese or Japanese
 list's mark (``、``, ``，``, ``；``) before another URL ends it: no space parts them."""
+_WIDE_STOP: Final = re.compile(f"[{re.escape(links_wide.WIDE_STOPS)}]")
+"""A full-width mark closing a sentence or a clause: a bare URL as matched runs no further
+(the pattern takes the text run into it, up to a blank, and Chinese writes none: the
+URLs after the first in a sentence were read as its path, and stayed)."""
 _LINE_OPENING: Final = re.compile(r"[ \t]*+(?:[-*+]|\d{1,3}[.)])?[ \t]*+")
 """What may stand between a line's start and a URL alone on it: spaces and a list marker
 (the runs possessive: a marker opens with no space, and a run given back would be read
@@ -395,11 +399,25 @@ class _Tidied:
         at = 0
         for run in _LONG_RUN.finditer(text):
             if run.start() > at:
-                self.done.append((text, at, run.start(), False))
+                self._words(text, at, run.start())
             self.done.append((text, run.start(), run.end(), True))
             at = run.end()
         if at < len(text):
-            self.done.append((text, at, len(text), False))
+            self._words(text, at, len(text))
+
+    def _words(self, text: str, begin: int, end: int) -> None:
+        """``text[begin:end]`` (no long run in it) as the last piece, joined to a short one.
+
+        Cuts close together leave pieces of a few characters: joined (copying at most
+        two windows), a window is read back from a few pieces, not from dozens.
+        """
+        if self.done and not self.done[-1][3]:
+            last, first, stop, _ = self.done[-1]
+            if stop - first < 2 * _WINDOW:
+                joined = last[first:stop] + text[begin:end]
+                self.done[-1] = (joined, 0, len(joined), False)
+                return
+        self.done.append((text, begin, end, False))
 
     def _unblanked(self) -> None:
         """The blanks ending the text so far taken out, each read once.
@@ -581,7 +599,12 @@ def _bare_urls(answer: str) -> Iterator[_Bare]:
         [(0, True, 2)]
     """
     previous = 0
-    for match in _BARE.finditer(answer):
+    at = 0
+    while match := _BARE.search(answer, at):
+        url = match["url"]
+        if not url.isascii() and (stop := _WIDE_STOP.search(url)):
+            url = url[: stop.end()]  # `<url>。更多。参见<url>。`: the next URL is read next
+        at = match.start("url") + len(url)
         before = match.start()
         paren = _blanks_from(answer, before, previous)
         opened = paren > previous and answer[paren - 1] == "("
@@ -596,8 +619,8 @@ def _bare_urls(answer: str) -> Iterator[_Bare]:
             if not line:
                 open_start = _blanks_from(answer, open_start, previous)
         start = line_start if line else (open_start if open_start is not None else before)
-        yield _Bare(start, match.start("url"), match["url"], match.end(), line, open_start)
-        previous = match.end()
+        yield _Bare(start, match.start("url"), url, at, line, open_start)
+        previous = at
 
 
 def _closed(left: str, right: str) -> tuple[str, int]:
