@@ -50,6 +50,7 @@ FROM_ITS_START = {
     "content.markup_guard._WALK": "match",
     "dates._ALL_FINAL": "fullmatch",
     "dates._NO_DAY": "fullmatch",
+    "filters.links._AND_GOES_ON": "match, on the 200 characters after a cut URL",
     "filters.links._CONNECTOR_AFTER": "match, on the 200 characters after a cut URL",
     "filters.links._FINAL_VERB": "match, on the 200 characters after a cut URL",
     "filters.links._FOR_MORE": "match, on the 200 characters after a cut URL",
@@ -70,6 +71,7 @@ BOUNDED = {
     "content.documents._CDATA": "sub up to the text's last ]]>: every opening has a close",
     "filters.links._CONNECTOR_BEFORE": "search over the 200 characters before a cut URL",
     "filters.links._POINTER": "search over the 200 characters before a cut URL",
+    "filters.links._SUBJECT_JOIN": "finditer over a subject of at most 81 characters",
     "providers._yahoo_parse._DATE_SUFFIX": "a span's text, its whitespace runs collapsed",
     "settings._VARIABLE": "the user's own path setting, no text from outside",
 }
