@@ -56,19 +56,21 @@ written as a link); the URL one level of balanced parentheses (Wikipedia's
 ``XAI_(company)``)."""
 _LABEL: Final = re.compile(r"\[?\d{1,4}\]?|https?://\S*")
 """A link's words that are no words of the answer: a citation's number or the URL itself."""
+_STOPS: Final = re.escape(links_wide.WIDE_STOPS)
 _BARE: Final = re.compile(
-    r"<?(?P<url>https?://[^\s<>\"'`\[\]、，；]+"
-    r"(?:[、，；](?!<?https?://)[^\s<>\"'`\[\]、，；]*)*)"
+    rf"<?(?P<url>https?://[^\s<>\"'`\[\]{_STOPS}]++(?:[{_STOPS}](?!<?https?://))?)"
 )
 """A URL written bare in the text (or as Markdown's ``<url>``); the URL takes a closing
 parenthesis or a full stop of the text with it (:func:`_bare_url` gives them back). What
 stands before it, a list marker opening its line or a parenthesis it may stand alone in,
-is read back from it (:func:`_bare_urls`), each character once. A Chinese or Japanese
-list's mark (``、``, ``，``, ``；``) before another URL ends it: no space parts them."""
-_WIDE_STOP: Final = re.compile(f"[{re.escape(links_wide.WIDE_STOPS)}]")
-"""A full-width mark closing a sentence or a clause: a bare URL as matched runs no further
-(the pattern takes the text run into it, up to a blank, and Chinese writes none: the
-URLs after the first in a sentence were read as its path, and stayed)."""
+is read back from it (:func:`_bare_urls`), each character once.
+
+It ends at a blank, or at a full-width mark closing a sentence or a clause, taking the mark
+with it unless a URL follows (a Chinese or Japanese list, ``、``, ``，``, ``；``, parts its
+URLs with no space): it ran on to the next blank, and Chinese writes none, so the URLs
+after the first in a sentence were read as its path and stayed, and each cut of a dense
+wide answer read the rest of it (quadratic). The mark taken lets a source read so by a
+parser (``<url>。``) be found (:func:`_gone_url`)."""
 _LINE_OPENING: Final = re.compile(r"[ \t]*+(?:[-*+]|\d{1,3}[.)])?[ \t]*+")
 """What may stand between a line's start and a URL alone on it: spaces and a list marker
 (the runs possessive: a marker opens with no space, and a run given back would be read
@@ -599,12 +601,7 @@ def _bare_urls(answer: str) -> Iterator[_Bare]:
         [(0, True, 2)]
     """
     previous = 0
-    at = 0
-    while match := _BARE.search(answer, at):
-        url = match["url"]
-        if not url.isascii() and (stop := _WIDE_STOP.search(url)):
-            url = url[: stop.end()]  # `<url>。更多。参见<url>。`: the next URL is read next
-        at = match.start("url") + len(url)
+    for match in _BARE.finditer(answer):
         before = match.start()
         paren = _blanks_from(answer, before, previous)
         opened = paren > previous and answer[paren - 1] == "("
@@ -619,8 +616,8 @@ def _bare_urls(answer: str) -> Iterator[_Bare]:
             if not line:
                 open_start = _blanks_from(answer, open_start, previous)
         start = line_start if line else (open_start if open_start is not None else before)
-        yield _Bare(start, match.start("url"), url, at, line, open_start)
-        previous = at
+        yield _Bare(start, match.start("url"), match["url"], match.end(), line, open_start)
+        previous = match.end()
 
 
 def _closed(left: str, right: str) -> tuple[str, int]:
