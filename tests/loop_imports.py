@@ -208,18 +208,27 @@ SLOW_FETCH_IMPORT = slowed_import("websearch_core.content.service")
 """A script's head that makes the page fetcher's first import take 0.5 s."""
 
 
-def frameworks_of(adapter: str) -> tuple[str, ...]:
-    """The adapter package a script for ``adapter`` ("langchain tool", ...) imports, if any.
+SIMULATOR = "websearch_core.testing"
+"""The loopback simulator's module, which every script given :func:`frameworks_of`'s packages
+imports at its top, before it measures anything: its third-party modules (aiohttp, pydantic,
+attrs, dotenv, ...; about 0.4 s of CPU a case) may be inherited too."""
 
-    For :func:`run_watched`'s ``preload_imports_of``, where the script imports it before it
-    measures anything: its third-party modules (LangChain's, LlamaIndex's) are then
-    inherited rather than imported again for each case.
+
+def frameworks_of(adapter: str) -> tuple[str, ...]:
+    """The packages a script for ``adapter`` ("langchain tool", "search", ...) imports first.
+
+    For :func:`run_watched`'s ``preload_imports_of``, where the script imports them before it
+    measures anything: the simulator's module (:data:`SIMULATOR`) and, for a LangChain or
+    LlamaIndex adapter, its adapter package. Their third-party modules (LangChain's,
+    LlamaIndex's, the simulator's aiohttp server) are then inherited rather than imported
+    again for each case; our own modules never are. A script that does not import the
+    simulator at its top must not be given these.
     """
     if adapter.startswith("langchain"):
-        return ("langchain_websearch",)
+        return ("langchain_websearch", SIMULATOR)
     if adapter.startswith("llamaindex"):
-        return ("llamaindex_websearch",)
-    return ()
+        return ("llamaindex_websearch", SIMULATOR)
+    return (SIMULATOR,)
 
 
 def run_watched(

@@ -257,6 +257,7 @@ def test_a_provider_still_importing_ends_what_the_text_names(
     held = f"websearch_core.providers.{providers[1]}"
     found = run_watched(
         gated_import(held) + _SCRIPT,
+        preload_imports_of=frameworks_of("run"),
         CALL="run",
         DEADLINE=_DEADLINE_SECONDS,
         PAGE=_PAGE,
@@ -281,6 +282,7 @@ def test_a_forced_provider_that_can_run_is_named_alone() -> None:
     """
     found = run_watched(
         gated_import(_CHAIN) + _SCRIPT,
+        preload_imports_of=frameworks_of("search"),
         CALL="search",
         FORCED="brave",
         DEADLINE=_DEADLINE_SECONDS,
@@ -334,6 +336,7 @@ def test_a_forced_provider_that_cannot_run_names_the_order_it_falls_back_to() ->
     """
     found = run_watched(
         gated_import(_CHAIN) + _SCRIPT,
+        preload_imports_of=frameworks_of("search"),
         CALL="search",
         FORCED="tavily",  # no key: it cannot run, and the search falls back to the order
         DEADLINE=_DEADLINE_SECONDS,
