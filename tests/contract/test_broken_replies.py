@@ -104,14 +104,16 @@ async def test_a_reply_stalled_after_its_first_bytes_ends_at_the_deadline(
 ) -> None:
     # A slow loris: the reply starts at once, then nothing more comes. Only a deadline over
     # the whole exchange ends it, and the failure says so (not a connection error: the
-    # simulator holds the connection open until it closes).
+    # simulator holds the connection open until it closes). Each provider's two calls wait
+    # the whole timeout, so it is short: 0.2 s, not the 0.5 s it was (about 17 s of a
+    # suite's time across the providers); a reply that stalls waits it out whatever it is.
     first = (
         b"<html>" if provider_id in SCRAPERS else b"data: {" if provider_id in STREAMING else b'{"'
     )
     stalled = Fault.stall(_head(provider_id, first))
-    text, failure = await _failure(sim, provider_id, tmp_path, stalled, caplog, timeout_seconds=0.5)
+    text, failure = await _failure(sim, provider_id, tmp_path, stalled, caplog, timeout_seconds=0.2)
     assert isinstance(failure, ProviderTimeoutError)
-    assert text == timeout_text(provider_id, "0.5")
+    assert text == timeout_text(provider_id, "0.2")
 
 
 NGINX_502 = (
