@@ -229,13 +229,25 @@ def _code_text(code: Any) -> str | None:
 
 
 def body_error(data: Any) -> tuple[str | None, Any]:
-    """``(message, code)`` of the ``error`` / ``errors`` a decoded body carries, if any."""
+    """``(message, code)`` of the ``error`` / ``errors`` a decoded body carries, if any.
+
+    Read as the reference reads a body (``extractKagiErrorMessage``): a body that holds an
+    error (a non-empty ``error``, or ``errors`` when ``error`` is no list) is told by its
+    top-level ``message`` or ``detail`` first, then by the entries' own words; ``errors``
+    is not read beside an ``error`` list. Ours read the entries alone, so a 2xx body with
+    ``"message": "Search failed"`` beside ``"error": [{"msg": "internal"}]`` read
+    ``internal``, and an ``errors`` entry stood in for an ``error`` list without words.
+    """
     if not isinstance(data, Mapping):
         return None, None
-    for key in ("error", "errors"):
-        message, code = _error_entry(data.get(key))
-        if message:
-            return message, code
+    keys = ("error",) if isinstance(data.get("error"), list) else ("error", "errors")
+    for key in keys:
+        value = data.get(key)
+        message, code = _error_entry(value)
+        held = isinstance(value, str | list) and len(value) > 0  # ``error.length > 0``
+        told = _first_text(data, ("message", "detail")) if held or message else ""
+        if told or message:
+            return told or message, code
     return None, None
 
 
