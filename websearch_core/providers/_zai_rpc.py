@@ -205,11 +205,10 @@ def _envelope_code(code: Any) -> str:
     The reference puts the parentheses in only for a code that is a number JavaScript finds
     truthy, written as JavaScript writes it (``1113.0`` is ``1113``); with none it reads
     ``Z.AI API error: <msg>``, where ours read ``Z.AI API error (None): <msg>``. A code in
-    text is shown trimmed, as before (the reference would leave it out).
+    text is left out too (``typeof code === "number"`` there): ours showed ``"1113"`` as
+    ``(1113)``. The code in text still types the failure (:data:`BUSINESS_CODES`): only
+    the words follow the reference.
     """
-    if isinstance(code, str):
-        text = text_or_none(code)
-        return f" ({text})" if text else ""
     if isinstance(code, int | float) and not isinstance(code, bool) and js_truthy(code):
         return f" ({js_number(code)})"
     return ""
