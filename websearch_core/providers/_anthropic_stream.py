@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from ..errors import ResponseParseError
+from ..js_string import js_string, js_truthy
 from ..json_decode import decoded_json, json_loads
 from ..sse import SseEvent
 from ..stream_apis import ANTHROPIC_MESSAGES, refuse_foreign_stream
@@ -50,11 +51,21 @@ def _decode(data: str) -> dict[str, Any]:
     return value
 
 
+def _js_or(value: Any, fallback: str) -> str:
+    """JavaScript's `` `${value || fallback}` ``: the value as ``String`` writes it, if truthy.
+
+    Python's ``str(value or fallback)`` wrote a non-string ``message`` in Python's form
+    (``True``, ``429.0``, ``{'k': 'v'}``, ``['a', 'b']``) and took ``[]`` and ``{}`` for
+    missing, where JavaScript writes ``true``, ``429``, ``[object Object]``, ``a,b``.
+    """
+    return js_string(value) if js_truthy(value) else fallback
+
+
 def _stream_error(payload: Mapping[str, Any]) -> None:
     error = payload.get("error")
     error = error if isinstance(error, Mapping) else {}
-    kind = str(error.get("type") or "api_error")
-    detail = str(error.get("message") or kind)
+    kind = _js_or(error.get("type"), "api_error")
+    detail = _js_or(error.get("message"), kind)
     status = _STREAM_ERROR_STATUS.get(kind, 500)
     response = HttpResponse(status=status, body=json.dumps(payload).encode())
     raise_for_status(PROVIDER_ID, response, f"Anthropic API error ({status}): {kind}: {detail}")
