@@ -5,7 +5,7 @@ takes about twice as long as :func:`pydantic_core.from_json` (jiter, which pydan
 ships): on the call path that difference is most of what decoding costs us.
 
 The two agree on every JSON text both accept: same values, same types, the last of duplicate
-keys, ``NaN`` and ``Infinity``, big integers, ``1e400`` as infinity. They differ only where
+keys, big integers, ``1e400`` as infinity. They differ only where
 jiter is stricter: a UTF-8 byte-order mark, UTF-16 or UTF-32 bytes, lone surrogate escapes
 (``"\\ud800"``) and text holding a lone surrogate character, which ``json.loads`` accepts.
 So whatever jiter refuses is handed to ``json.loads``, which either decodes it as before or
@@ -15,6 +15,13 @@ exactly as it did with ``json.loads`` alone, and only valid bodies take the fast
 one exception: a body nested too deeply for ``json.loads`` (which recurses per level) used to
 raise ``RecursionError``, past every caller's ``except ValueError``; it is now a ``ValueError``,
 so the provider reports invalid JSON and the chain moves on.
+
+Neither reads ``NaN``, ``Infinity`` or ``-Infinity``, which both accept by default and
+JavaScript's ``JSON.parse`` (the reference's reader of every body) refuses: jiter is told
+not to (``allow_inf_nan=False``) and ``json.loads``' ``parse_constant`` hook, which it
+calls for those words only, refuses them, raising the ``JSONDecodeError`` it raises for
+any value it cannot read (``Expecting value``, at the word). So such a body is invalid
+JSON with the provider's own text, as there, not a search answered with ``nan`` in it.
 
 A leading byte-order mark is dropped here, in bytes or in text alike, before either decoder
 reads it. ``json.loads`` skipped one in bytes but refused one in text (``Unexpected UTF-8
@@ -40,6 +47,7 @@ characters, whatever the label), so it answers where a strict decoder gave the m
 """
 
 import json
+import re
 from typing import Any
 
 from pydantic_core import from_json
@@ -53,7 +61,7 @@ _BOM_UTF8 = b"\xef\xbb\xbf"
 
 
 def json_loads(data: bytes | str) -> Any:
-    r"""``json.loads(data)``'s value, decoded by jiter when it can.
+    r"""``json.loads(data)``'s value, decoded by jiter when it can; ``NaN`` refused.
 
     Args:
         data: A response body, or text taken from one.
@@ -73,21 +81,56 @@ def json_loads(data: bytes | str) -> Any:
         >>> json_loads(b'\xef\xbb\xbf\xef\xbb\xbf[2]')  # one mark, not two
         Traceback (most recent call last):
         json.decoder.JSONDecodeError: Unexpected UTF-8 BOM: line 1 column 1 (char 0)
+        >>> json_loads(b'[1, -Infinity]')  # JSON.parse refuses it; json.loads would not
+        Traceback (most recent call last):
+        json.decoder.JSONDecodeError: Expecting value: line 1 column 5 (char 4)
     """
     data = _without_bom(data)
     try:
-        return from_json(data)
+        return from_json(data, allow_inf_nan=False)
     except (ValueError, TypeError):
         # TypeError: text holding a lone surrogate (a string taken out of a decoded body,
         # where a "\\ud800" escape put one), which jiter cannot encode to read. json.loads
         # reads it; and for a value of the wrong type it raises its own TypeError, as before.
         pass
     try:
-        return json.loads(data)
+        return json.loads(data, parse_constant=_refuse_constant)
+    except _ConstantSeen:
+        raise _constant_error(data) from None
     except RecursionError:
         # Python's decoder recurses once per level: a body nested some thousand levels deep
         # would escape every ``except ValueError`` and end the search instead of failing over.
         raise ValueError(TOO_DEEP) from None
+
+
+class _ConstantSeen(Exception):
+    """``json.loads`` met ``NaN``, ``Infinity`` or ``-Infinity``: no JSON to ``JSON.parse``."""
+
+
+def _refuse_constant(word: str) -> Any:
+    """``json.loads``' ``parse_constant`` hook, which refuses the word it is called for.
+
+    ``json.loads`` calls it for those three words only, never for a body without them, so
+    refusing here costs the success path nothing.
+    """
+    raise _ConstantSeen(word)
+
+
+_CONSTANT_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+"""A JSON string (skipped whole) or one of the words ``json.loads`` reads beyond JSON."""
+
+
+def _constant_error(data: bytes | str) -> json.JSONDecodeError:
+    """``json.loads``' own error for a value it cannot read, placed at the first word.
+
+    The body decoded as far as that word (``json.loads`` called the hook there), so the
+    first of the words outside a string is the one it met.
+    """
+    text = (
+        data if isinstance(data, str) else data.decode(json.detect_encoding(data), "surrogatepass")
+    )
+    place = next((m.start(1) for m in _CONSTANT_OR_STRING.finditer(text) if m.group(1)), 0)
+    return json.JSONDecodeError("Expecting value", text, place)
 
 
 def _without_bom(data: bytes | str) -> bytes | str:

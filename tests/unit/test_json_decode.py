@@ -1,7 +1,8 @@
 """``json_loads`` decodes every body exactly as ``json.loads`` does, and fails where it fails.
 
-The comparison is by ``repr``, so key order, ``1`` against ``1.0`` against ``True`` and
-``NaN`` all count.
+The comparison is by ``repr``, so key order, ``1`` against ``1.0`` against ``True`` all
+count. One difference is the point: ``NaN``, ``Infinity`` and ``-Infinity``, which
+``json.loads`` reads and ``JSON.parse`` (the reference's reader) refuses, are refused.
 """
 
 import json
@@ -54,15 +55,67 @@ _VALUES = st.recursive(
 )
 
 
+def _refuse(word: str) -> object:
+    raise ValueError(word)
+
+
+def _json_parse_reading(data: bytes | str) -> str:
+    """``repr`` of ``json.loads``' value, or ``"refused"`` where ``JSON.parse`` refuses."""
+    try:
+        return repr(json.loads(data, parse_constant=_refuse))
+    except ValueError:
+        return "refused"
+
+
+def _reading(data: bytes | str) -> str:
+    try:
+        return repr(json_loads(data))
+    except ValueError:
+        return "refused"
+
+
 @settings(max_examples=300, deadline=None)
 @given(value=_VALUES, ensure_ascii=st.booleans())
 def test_any_json_text_decodes_as_json_loads_does(value: object, ensure_ascii: bool) -> None:
+    # ``json.dumps`` writes a float's NaN and infinities as the words JSON.parse refuses.
     text = json.dumps(value, ensure_ascii=ensure_ascii)
-    assert repr(json_loads(text)) == repr(json.loads(text))
+    assert _reading(text) == _json_parse_reading(text)
     if not ensure_ascii and any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         return  # lone surrogates cannot be UTF-8 encoded; the escaped form is covered
     body = text.encode("utf-8")
-    assert repr(json_loads(body)) == repr(json.loads(body))
+    assert _reading(body) == _json_parse_reading(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "place"),
+    [
+        (b"NaN", 0),
+        (b"[1, Infinity]", 4),
+        (b'{"a": "NaN \\" Infinity", "b": -Infinity}', 30),
+        ('{"\u00e9": NaN}'.encode("utf-16"), 6),  # jiter refuses UTF-16: json.loads' path
+        (b'["\\ud800", NaN]', 11),  # a lone surrogate escape: json.loads' path too
+        ('["\ud800", NaN]', 6),  # text holding a lone surrogate (jiter: TypeError)
+        (b"\xef\xbb\xbf[NaN]", 1),  # the mark dropped first
+    ],
+)
+def test_the_words_json_parse_refuses_are_refused_where_they_stand(
+    body: bytes | str, place: int
+) -> None:
+    # Failed before: json.loads and jiter read them as nan and infinities.
+    with pytest.raises(json.JSONDecodeError) as refused:
+        json_loads(body)
+    assert refused.value.msg == "Expecting value"
+    assert refused.value.pos == place
+    with pytest.raises(json.JSONDecodeError):
+        response_json(body if isinstance(body, bytes) else body.encode("utf-8", "surrogatepass"))
+
+
+def test_guard_the_words_in_text_and_a_huge_number_still_read() -> None:
+    # A guard (held before): inside a string they are text; 1e400 is JSON's infinity.
+    assert json_loads(b'{"a": "NaN Infinity", "b": 1e400}') == {
+        "a": "NaN Infinity",
+        "b": float("inf"),
+    }
 
 
 @pytest.mark.parametrize(
