@@ -11,11 +11,12 @@ transport stops at the first event that matches and keeps no event after it (wha
 belongs to no answer this request asked for; the readers already stopped there). Pure.
 """
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .json_decode import json_loads
+from .json_decode import json_loads, without_bom
 from .sse import SseEvent
 
 __all__ = [
@@ -173,9 +174,20 @@ def _is_set(value: object) -> bool:
 
 
 def _decoded(text: str) -> object:
+    """The event's data as JSON, the words ``JSON.parse`` refuses read, else ``None``.
+
+    ``NaN``, ``Infinity`` and ``-Infinity`` make an event no JSON to its reader
+    (:func:`~.json_decode.json_loads` refuses them), but a closing event holding one still
+    closes the stream: read without them, it was no end, and a socket held open after it
+    kept the search to its deadline (``timed out``) where the reader refuses it at once.
+    """
     try:
         return json_loads(text)
     except ValueError:
+        pass
+    try:
+        return json.loads(without_bom(text))  # a second read only for data that is no JSON
+    except (ValueError, RecursionError):
         return None
 
 

@@ -27,6 +27,7 @@ from typing import Any, Final
 import pytest
 
 from tests.conftest import read_capture
+from tests.fault_release import HANG_GUARD_SECONDS
 from tests.functional._sim_helpers import failure_after, sim_client
 from tests.stream_bodies import captured, framed_chunks
 from websearch_core.credentials import CredentialStore, OAuthToken
@@ -268,3 +269,23 @@ def test_guard_anthropic_s_stream_error_with_text_or_none() -> None:
             "Anthropic API error (429): rate_limit_error: rate_limit_error"
         )
     assert _anthropic_error({}) == "Anthropic API error (500): api_error: api_error"
+
+
+async def test_a_closing_event_holding_a_word_still_ends_a_stream_held_open() -> None:
+    """Failed before: on main the event was read and answered; with the words refused and
+    no more, the closing event was no longer told as one and the search waited for the
+    socket to close. Where a stream ends is read with the words (that is all it says);
+    the reader then refuses the event, at once."""
+    body = framed_chunks("perplexity/chat_completions_sonar_citations_stream.chunks.txt")()
+    place = body.rindex('data: {"') + len("data: {")
+    closing = f'{body[:place]}"x": NaN, {body[place:]}'
+    assert '"chat.completion.done"' in closing[place:]
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+    held = Fault.stall(head + closing.encode("utf-8"), seconds=HANG_GUARD_SECONDS)
+    async with Simulator(["perplexity"]) as sim:
+        sim["perplexity"].enqueue(held)
+        async with sim_client(sim, rate_limit_wait_seconds=0, cache=False) as ws:
+            result = await ws.run("population of san francisco", provider="perplexity")
+        assert sim["perplexity"].holding == 1, "the answer waited for the socket to close"
+    assert result.is_error, result.text
+    assert "timed out" not in result.text, result.text
