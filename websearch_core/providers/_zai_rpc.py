@@ -12,7 +12,8 @@ typed like HTTP failures when their code is an HTTP status.
   request's id (<id>), only <n> to another request's``). The reference takes the last
   message, which MCP's one reply a request makes the same but for another's.
 * **Errors inside a 2xx reply:** the ``{"success": false, "msg", "code"}`` envelope is
-  ``Z.AI API error (<code>): <msg>``; a JSON-RPC ``error`` is ``Z.AI MCP error (<code>):
+  ``Z.AI API error (<code>): <msg>`` (the parentheses only for a number, as the
+  reference's); a JSON-RPC ``error`` is ``Z.AI MCP error (<code>):
   <message>`` (with no code, or one JavaScript's template would not show, the parentheses
   are left out, as the reference's are); a tool result with ``isError`` is its text; each
   typed as its code would be as an HTTP status (else 400), or as :data:`BUSINESS_CODES`

@@ -54,7 +54,9 @@
   ``message`` / ``detail``, else ``error`` / ``errors`` (a string, or the first
   ``message`` / ``msg`` / ``code`` of a list), else the raw body; an empty body gives
   ``Kagi API error (<status>)``. A 2xx body carrying ``error`` / ``errors`` raises
-  ``Kagi API error (<code or status>): <msg>``. Unreadable bodies raise
+  ``Kagi API error (<code or status>): <msg>``, its message read as the detail is (a
+  top-level ``message`` / ``detail`` first; ``errors`` not beside an ``error`` list).
+  Unreadable bodies raise
   :class:`~websearch_core.errors.ResponseParseError` with ``Kagi API returned an invalid
   response: invalid JSON`` / ``expected an object envelope`` / ``expected data to be an
   object``.
