@@ -1591,10 +1591,13 @@ def _given(field: str, detail: ErrorDetails) -> str:
     ``--limit five`` read ``limit (--limit): Input should be a valid integer``, leaving the
     user to find what was typed; a parameter's own check (``--country usa``) says ``got
     'usa'`` already, as the text it read. A search parameter is typed on the command line,
-    never a secret; the query (which may be long, and is the search itself) is not repeated.
+    never a secret; the query (which may be long, and is the search itself) is not repeated;
+    nor is a text the check's own words give already (a date's, which keeps pydantic's type).
     """
     given = detail["input"]
     if field == "query" or detail["type"] == "value_error" or not isinstance(given, str):
+        return ""
+    if f"got {given!r}" in detail["msg"]:
         return ""
     return f", got {given!r}"
 

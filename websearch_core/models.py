@@ -25,6 +25,7 @@ from pydantic import (
 from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
 from .content.models import PageContent
+from .date_words import date_error
 from .domain_names import domain_name
 from .js_trim import JS_WHITESPACE, is_blank
 from .language_tags import canonical_tag, is_language_tag, names_no_language
@@ -267,15 +268,12 @@ class SearchParams(_Frozen):
     def _calendar_date(
         cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
     ) -> date | None:
-        # pydantic's own text ("input is too short") did not say which form a date takes.
+        # pydantic's own text ("input is too short") did not say which form a date takes,
+        # nor which part of one is wrong (:mod:`.date_words`); its error type is kept.
         try:
             checked: date | None = handler(value)
         except ValidationError as error:
-            why = error.errors()[0]["msg"]
-            raise ValueError(
-                f"{info.field_name} must be a date written YYYY-MM-DD, such as 2025-01-31, "
-                f"got {value!r} ({why})"
-            ) from None
+            raise date_error(error.errors()[0], info.field_name or "date", value) from None
         return checked
 
     @field_validator("include_domains", "exclude_domains", mode="before")

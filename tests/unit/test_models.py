@@ -52,7 +52,7 @@ def test_bad_values_raise_naming_the_field(field: str, value: object) -> None:
         ("country", "usa", "country must be a two-letter ISO 3166-1 code such as 'us' or 'de'"),
         ("date_after", "yesterday", "date_after must be a date written YYYY-MM-DD"),
         ("date_before", "2025/01/31", "date_before must be a date written YYYY-MM-DD"),
-        ("date_after", "2025-13-01", "month value is outside expected range of 1-12"),
+        ("date_after", "2025-13-01", "got '2025-13-01': its month, 13, is not 01-12"),
     ],
 )
 def test_a_bad_country_or_date_says_what_to_write(field: str, value: str, says: str) -> None:
