@@ -24,6 +24,7 @@ from pydantic import (
 )
 from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
+from .choice_words import choices_meant
 from .content.models import PageContent
 from .date_words import date_error
 from .domain_names import domain_name
@@ -187,12 +188,15 @@ class SearchParams(_Frozen):
 
         ``run("q", limt=3)`` was refused with pydantic's ``Extra inputs are not permitted``
         alone; now ``limt: not a search parameter; did you mean limit?``. The error keeps
-        its type (``extra_forbidden``), location and every other error.
+        its type (``extra_forbidden``), location and every other error. A near miss of a
+        word list (``recency="daily"``) gains the word meant here too, as the command's
+        ``--recency daily`` does (:mod:`.choice_words`).
         """
         try:
             return handler(data)
         except ValidationError as caught:
             error = several_providers_named(caught)  # the failure path alone pays for it
+            error = choices_meant(error) or error  # recency="daily": did you mean day?
             named = named_extras(
                 error,
                 lambda location: cls.model_fields.keys() if len(location) == 1 else None,

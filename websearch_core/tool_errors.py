@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails
 
+from .choice_words import choice_meant
 from .clauses import join_clauses
 from .errors import ConfigurationError
 from .meant_names import as_before, closest_name
@@ -116,6 +117,7 @@ def _problems(details: list[Mapping[str, Any]], arguments: Sequence[str] | None)
             unknown.append(where)
             continue
         message = validator_message(detail["msg"], where) + _given_instead(detail)
+        message += choice_meant(detail)  # recency "daily": did you mean day?
         problems.append(f"{where}: {message}" if where else message)
     if unknown:
         known = _tool_arguments() if arguments is None else arguments

@@ -52,10 +52,13 @@ def test_help_gives_the_limits_range() -> None:
 
 
 def test_a_message_that_does_not_start_with_its_field_is_kept() -> None:
-    """A guard: pydantic's own words (``recency: Input should be 'day', ...``) are kept."""
+    """A guard: pydantic's own words (``recency: Input should be 'day', ...``) are kept.
+
+    Round 26 added the word meant after them (``test_first_user_walk_26``).
+    """
     with pytest.raises(ValidationError) as caught:
         ToolArguments.model_validate({"query": "q", "recency": "daily"})
     assert invalid_arguments_text(caught.value) == (
         "Error: invalid web_search arguments: recency: Input should be 'day', 'week', 'month' "
-        "or 'year'"
+        "or 'year'; did you mean day?"
     )
