@@ -24,9 +24,7 @@ from pydantic import (
 )
 from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
-from .choice_words import choices_meant
 from .content.models import PageContent
-from .date_words import date_error
 from .domain_names import domain_name
 from .js_trim import JS_WHITESPACE, is_blank
 from .language_tags import canonical_tag, is_language_tag, names_no_language
@@ -195,6 +193,8 @@ class SearchParams(_Frozen):
         try:
             return handler(data)
         except ValidationError as caught:
+            from .choice_words import choices_meant  # the failure path alone imports it
+
             error = several_providers_named(caught)  # the failure path alone pays for it
             error = choices_meant(error) or error  # recency="daily": did you mean day?
             named = named_extras(
@@ -277,6 +277,8 @@ class SearchParams(_Frozen):
         try:
             checked: date | None = handler(value)
         except ValidationError as error:
+            from .date_words import date_error  # imported by a bad date alone
+
             raise date_error(error.errors()[0], info.field_name or "date", value) from None
         return checked
 

@@ -19,7 +19,6 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails
 
-from .choice_words import choice_meant
 from .clauses import join_clauses
 from .errors import ConfigurationError
 from .meant_names import as_before, closest_name
@@ -117,13 +116,20 @@ def _problems(details: list[Mapping[str, Any]], arguments: Sequence[str] | None)
             unknown.append(where)
             continue
         message = validator_message(detail["msg"], where) + _given_instead(detail)
-        message += choice_meant(detail)  # recency "daily": did you mean day?
+        message += _choice_meant(detail)
         problems.append(f"{where}: {message}" if where else message)
     if unknown:
         known = _tool_arguments() if arguments is None else arguments
         problems.extend(f"{name}: {_not_taken(name, known)}" for name in sorted(unknown))
         problems.append(f"the arguments are {', '.join(known)}")
     return problems
+
+
+def _choice_meant(detail: Mapping[str, Any]) -> str:
+    """``; did you mean day?`` for ``recency: "daily"`` (:mod:`.choice_words`, loaded here)."""
+    from .choice_words import choice_meant  # a refused call alone loads it
+
+    return choice_meant(detail)
 
 
 def _given_instead(detail: Mapping[str, Any]) -> str:
