@@ -33,7 +33,7 @@ from .param_names import param_meant
 from .provider_ids import preferred_provider
 from .provider_list_error import several_providers_named
 from .query_text import unsendable_character
-from .setting_bounds import checked_parameter
+from .setting_bounds import ranges_said
 
 __all__ = [
     "MAX_QUERY_LENGTH",
@@ -188,7 +188,9 @@ class SearchParams(_Frozen):
         alone; now ``limt: not a search parameter; did you mean limit?``. The error keeps
         its type (``extra_forbidden``), location and every other error. A near miss of a
         word list (``recency="daily"``) gains the word meant here too, as the command's
-        ``--recency daily`` does (:mod:`.choice_words`).
+        ``--recency daily`` does (:mod:`.choice_words`), and a number past its bounds is said
+        with its whole range and unit (``limit: must be at least 1 and at most 100
+        results``, where pydantic gave one end; :mod:`.setting_bounds`).
         """
         try:
             return handler(data)
@@ -197,6 +199,7 @@ class SearchParams(_Frozen):
 
             error = several_providers_named(caught)  # the failure path alone pays for it
             error = choices_meant(error) or error  # recency="daily": did you mean day?
+            error = ranges_said(cls, error) or error  # limit=0: its whole range and unit
             named = named_extras(
                 error,
                 lambda location: cls.model_fields.keys() if len(location) == 1 else None,
@@ -208,17 +211,6 @@ class SearchParams(_Frozen):
                     raise
                 raise error from None
             raise named from None
-
-    @field_validator("limit", "num_search_results", "max_tokens", "temperature", mode="wrap")
-    @classmethod
-    def _in_range(
-        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
-    ) -> object:
-        """A number past its bounds said with its whole range and unit (:mod:`.setting_bounds`).
-
-        ``limit: must be at least 1 and at most 100 results``, where pydantic gave one end.
-        """
-        return checked_parameter(cls, value, handler, info)
 
     @field_validator("provider")
     @classmethod

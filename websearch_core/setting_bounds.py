@@ -16,7 +16,9 @@ from typing import get_args
 import annotated_types
 from pydantic import BaseModel, ValidationError, ValidationInfo, ValidatorFunctionWrapHandler
 from pydantic.fields import FieldInfo
-from pydantic_core import ErrorDetails, PydanticCustomError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
+
+from .meant_names import as_before
 
 __all__ = [
     "RANGE_ERROR_TYPES",
@@ -25,6 +27,7 @@ __all__ = [
     "field_constraints",
     "range_error",
     "range_text",
+    "ranges_said",
 ]
 
 RANGE_ERROR_TYPES = frozenset(
@@ -158,6 +161,48 @@ def checked_parameter(
     """
     field = str(info.field_name)
     return checked_in_range(value, handler, field, field_constraints(model.model_fields[field]))
+
+
+def ranges_said(model: type[BaseModel], error: ValidationError) -> ValidationError | None:
+    """``error`` with each search or fetch parameter past a bound said with its whole range.
+
+    Called where a model's :class:`~pydantic.ValidationError` is already caught (its
+    ``mode="wrap"`` model validator), so only a refused call pays for the words: a field
+    validator wrapping ``limit`` cost every search that passed one about 2 us. The words,
+    type and context are those of :func:`checked_parameter`'s.
+
+    Args:
+        model: The model refused (``SearchParams``, a tool's arguments), whose fields give
+            the bounds.
+        error: Its validation error.
+
+    Returns:
+        The error rewritten (each other error as it was), or ``None`` when no parameter's
+        bound was refused.
+
+    Example:
+        >>> from websearch_core.models import SearchParams
+        >>> try:
+        ...     SearchParams(query="q", limit=0)
+        ... except ValidationError as caught:
+        ...     print(caught.errors()[0]["msg"])
+        must be at least 1 and at most 100 results
+    """
+    rewritten = False
+    details: list[InitErrorDetails] = []
+    for detail in error.errors():
+        location = detail["loc"]
+        name = location[0] if len(location) == 1 else None
+        field = model.model_fields.get(name) if isinstance(name, str) else None
+        worded = None
+        if field is not None and name in _PARAMETER_UNITS:
+            worded = range_error(detail, str(name), field_constraints(field))
+        if worded is None:
+            details.append(as_before(detail))
+            continue
+        rewritten = True
+        details.append(InitErrorDetails(type=worded, loc=location, input=detail["input"]))
+    return ValidationError.from_exception_data(error.title, details) if rewritten else None
 
 
 def _bound_words(constraint: object) -> str | None:

@@ -16,12 +16,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import InitErrorDetails
 
 from .clauses import join_clauses
 from .errors import ConfigurationError
 from .meant_names import as_before, closest_name
+from .setting_bounds import ranges_said
 
 __all__ = [
     "INVALID_ARGUMENTS_PREFIX",
@@ -34,7 +35,11 @@ __all__ = [
 INVALID_ARGUMENTS_PREFIX = "Error: invalid web_search arguments: "
 
 
-def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = None) -> str:
+def invalid_arguments_text(
+    error: Exception,
+    arguments: Sequence[str] | None = None,
+    bounds: type[BaseModel] | None = None,
+) -> str:
     """One line naming each invalid argument and what is wrong with it.
 
     An argument the tool does not take is named with the one probably meant (for a tool
@@ -50,6 +55,10 @@ def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = N
             or any other error raised while reading the arguments.
         arguments: The names the tool takes, in its schema's order; ``web_search``'s
             when not given.
+        bounds: The arguments' model, whose fields give a number's range (``limit: must
+            be at least 1 and at most 100 results``, :mod:`.setting_bounds`);
+            ``web_search``'s when not given. Worded here, where the refusal is caught,
+            not by a validator on each field, which every call passing ``limit`` paid.
 
     Example:
         >>> from websearch_core.tool_schema import ToolArguments
@@ -59,6 +68,8 @@ def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = N
         ...     print(invalid_arguments_text(error))
         Error: invalid web_search arguments: limit: must be at least 1 and at most 100 results
     """
+    if isinstance(error, ValidationError):
+        error = ranges_said(bounds or _tool_arguments_model(), error) or error
     details = _details(error)
     if details is not None:
         return INVALID_ARGUMENTS_PREFIX + join_clauses(_problems(details, arguments))
@@ -193,9 +204,14 @@ def _not_taken(name: str, known: Sequence[str]) -> str:
 
 def _tool_arguments() -> tuple[str, ...]:
     """``web_search``'s arguments, read from its schema when first needed."""
+    return tuple(_tool_arguments_model().model_fields)
+
+
+def _tool_arguments_model() -> type[BaseModel]:
+    """``web_search``'s arguments' model, imported when an argument was first refused."""
     from .tool_schema import ToolArguments  # only when an argument was refused
 
-    return tuple(ToolArguments.model_fields)
+    return ToolArguments
 
 
 def configuration_error_text(error: ConfigurationError) -> str:

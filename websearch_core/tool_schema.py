@@ -13,8 +13,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    ValidationInfo,
-    ValidatorFunctionWrapHandler,
     field_validator,
     model_validator,
 )
@@ -26,7 +24,6 @@ from .models import (
     refuse_blank_query,
     refuse_unsendable_query,
 )
-from .setting_bounds import checked_parameter
 from .tool_json_arguments import unpacked_arguments
 
 __all__ = ["ToolArguments", "tool_search_params"]
@@ -114,14 +111,6 @@ class ToolArguments(BaseModel):
         reading.
         """
         return unpacked_arguments(data) if isinstance(data, Mapping) else data
-
-    @field_validator("limit", "num_search_results", "max_tokens", "temperature", mode="wrap")
-    @classmethod
-    def _in_range(
-        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
-    ) -> object:
-        """A number past its bounds said as ``SearchParams`` says it (its range and unit)."""
-        return checked_parameter(cls, value, handler, info)
 
 
 def tool_search_params(

@@ -18,13 +18,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    ValidationInfo,
-    ValidatorFunctionWrapHandler,
-    field_validator,
     model_validator,
 )
 
-from ..setting_bounds import checked_parameter
 from ..tool_errors import INVALID_ARGUMENTS_PREFIX, invalid_arguments_text
 from ..tool_json_arguments import unpacked_arguments
 from .errors import FetchError
@@ -79,17 +75,6 @@ class FetchArguments(BaseModel):
         """
         return unpacked_arguments(data, "url") if isinstance(data, Mapping) else data
 
-    @field_validator("max_chars", mode="wrap")
-    @classmethod
-    def _in_range(
-        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
-    ) -> object:
-        """``max_chars`` past its bounds said with its whole range (:mod:`.setting_bounds`).
-
-        pydantic gave one end alone: ``Input should be greater than or equal to 200``.
-        """
-        return checked_parameter(cls, value, handler, info)
-
 
 def invalid_fetch_arguments_text(error: Exception) -> str:
     """``Error: invalid web_fetch arguments: <field>: <problem>`` (as ``web_search`` words it).
@@ -101,7 +86,7 @@ def invalid_fetch_arguments_text(error: Exception) -> str:
         ...     print(invalid_fetch_arguments_text(error))  # doctest: +ELLIPSIS
         Error: invalid web_fetch arguments: max_chars: must be at least 200 and at most 20...
     """
-    detail = invalid_arguments_text(error, tuple(FetchArguments.model_fields))
+    detail = invalid_arguments_text(error, tuple(FetchArguments.model_fields), FetchArguments)
     detail = detail.removeprefix(INVALID_ARGUMENTS_PREFIX)
     return f"Error: invalid {FETCH_TOOL_NAME} arguments: {detail}"
 
