@@ -38,8 +38,9 @@ async def test_the_spec_says_what_run_says(sim: Simulator, given: dict[str, Any]
 
 
 async def test_guard_an_out_of_range_number_keeps_pydantics_words(sim: Simulator) -> None:
-    """Guard: ``limit=0`` is refused as before, in the search's words."""
+    """Guard: ``limit=0`` is refused as before, in the search's words (its whole range since
+    stop 58, firstusers25; pydantic's type ``greater_than_equal`` kept)."""
     spec = WebSearchToolSpec(settings=sim_settings(sim), api_keys=sim.api_keys())
-    with pytest.raises(ValidationError, match="greater than or equal to 1"):
+    with pytest.raises(ValidationError, match="at least 1 and at most 100 results"):
         await spec.aweb_search("python", limit=0)
     assert sim["brave"].requests == []
