@@ -154,10 +154,10 @@ def checked_parameter(
 ) -> object:
     """The body of a search or fetch parameter's ``mode="wrap"`` validator (``limit``, ...).
 
-    ``SearchParams``, the ``web_search`` tool's arguments, ``web_fetch``'s and both
-    retrievers' ``k`` word a bound alike (``limit: must be at least 1 and at most 100
-    results``), read from ``model``'s field, so the CLI, ``run``/``search``, both
-    frameworks' tools and retrievers say the same.
+    Both retrievers' ``k``, checked once per retriever built, word a bound so (``k: must be
+    at least 1 and at most 100 results``), read from ``model``'s field. The search and fetch
+    parameters, given with every call, are worded by :func:`ranges_said` on the error path
+    alone, in the same words.
     """
     field = str(info.field_name)
     return checked_in_range(value, handler, field, field_constraints(model.model_fields[field]))
@@ -166,10 +166,10 @@ def checked_parameter(
 def ranges_said(model: type[BaseModel], error: ValidationError) -> ValidationError | None:
     """``error`` with each search or fetch parameter past a bound said with its whole range.
 
-    Called where a model's :class:`~pydantic.ValidationError` is already caught (its
-    ``mode="wrap"`` model validator), so only a refused call pays for the words: a field
-    validator wrapping ``limit`` cost every search that passed one about 2 us. The words,
-    type and context are those of :func:`checked_parameter`'s.
+    Called where a model's :class:`~pydantic.ValidationError` is already caught
+    (``SearchParams``' ``mode="wrap"`` model validator, the tools' error texts), so only a
+    refused call pays for the words: a field validator wrapping ``limit`` cost every search
+    that passed one about 2 us. The words, type and context are :func:`checked_parameter`'s.
 
     Args:
         model: The model refused (``SearchParams``, a tool's arguments), whose fields give
