@@ -51,6 +51,7 @@ FROM_ITS_START = {
     "dates._ALL_FINAL": "fullmatch",
     "dates._NO_DAY": "fullmatch",
     "filters.links._AND_GOES_ON": "match, on the 200 characters after a cut URL",
+    "filters.links._AND_ELSEWHERE": "match, on the 200 characters after a cut URL",
     "filters.links._CONNECTOR_AFTER": "match, on the 200 characters after a cut URL",
     "filters.links._FINAL_VERB": "match, on the 200 characters after a cut URL",
     "filters.links._FOR_MORE": "match, on the 200 characters after a cut URL",

@@ -224,12 +224,37 @@ _SUBJECT_JOIN: Final = re.compile(r"(?:,?[ \t]+(?:and|but|while)|;)[ \t]+", re.I
 subject (``Tokyo is big and data`` before ``is at <url>``): :func:`_joined_clause`."""
 _LEADING_JOIN: Final = re.compile(r"(?:and|but|while)[ \t]+", re.IGNORECASE)
 """A join opening what :data:`_COPULA_AT` took as a subject after a comma."""
-_CLAUSE_VERBS: Final = frozenset({"is", "are", "was", "were", "has", "have", "had"})
-"""Verbs that say the words before a join are a clause of their own (``Tokyo is big``),
-not a list of subjects (``Tokyo and Osaka are at <url>``)."""
-_AND_GOES_ON: Final = re.compile(r"[ \t]+and[ \t]+(?P<verb>[a-z]+)\b")
+_CLAUSE_VERBS: Final = frozenset(
+    {"is", "are", "was", "were", "has", "have", "had", "grew", "grows", "rose", "rises"}
+    | {"fell", "falls", "remains", "remained", "became", "becomes", "shows", "showed"}
+)
+"""Verbs that say the words before a join are a clause of their own (``Tokyo is big``,
+``Tokyo grew``), not a list of subjects (``Tokyo and Osaka are at <url>``); a word of two
+syllables or more ending ``-ed`` does too (:func:`_a_clause`)."""
+_SINGULAR: Final = frozenset({"is", "was"})
+"""A copula that says its subject is one thing: ``Tokyo grew and data is at <url>`` is two
+clauses, as ``A and B`` would take ``are``."""
+_DETERMINERS: Final = frozenset(
+    {"the", "a", "an", "its", "their", "his", "her", "our", "your", "my", "this", "these"}
+    | {"those", "that"}
+)
+"""Words opening a noun phrase: ``the report and the data are at <url>`` names two things."""
+_LIST_PARTS: Final = re.compile(r"(?<![ \t])[ \t]++(?:and|or)[ \t]++", re.IGNORECASE)
+"""What parts a list of subjects (``Tokyo and Osaka``): :func:`_names_only`. Tried only
+at a run of blanks' start, so a run is read once, not again from each of its blanks."""
+_AND_GOES_ON: Final = re.compile(
+    r"[ \t]+and[ \t]+(?:(?P<pronoun>it|they)[ \t]+)?(?P<verb>[a-z]+)\b"
+)
 """``and`` and the verb a sentence goes on with after ``is at <url>`` (``Data is at <url>
-and shows X.``): :func:`_only_where`."""
+and shows X.``, ``It is at <url> and it shows X.``, the pronoun standing for the subject):
+:func:`_only_where`."""
+_PRONOUN_COPULAS: Final = {"it": frozenset({"is", "was"}), "they": frozenset({"are", "were"})}
+"""Copulas whose subject a pronoun after ``and`` may stand for: ``it`` for one thing."""
+_AND_ELSEWHERE: Final = re.compile(
+    r"[ \t]+and[ \t]+(?:more|elsewhere|other[ \t]+(?:sites|pages|sources))(?=[ \t]*[.!?\n)])"
+)
+"""``and more`` after ``is at <url>``, closing the sentence: it too says only where
+(``Data is at <url> and more.``), and goes with the URL."""
 _NOT_A_VERB: Final = frozenset(
     {"the", "a", "an", "it", "its", "they", "their", "them", "this", "that", "these"}
     | {"those", "there", "he", "she", "we", "you", "i", "his", "her", "our", "your", "my"}
@@ -773,8 +798,9 @@ def _label_line(left: str) -> int | None:
 
     A label opens a line (after a list marker, if any) or a sentence, has at most
     :data:`_LABEL_WORDS` words and no sentence's punctuation, and, unless a list marker
-    stands before it, opens with a capital: ``- tokyo:`` is one, ``the ministry:`` (a
-    sentence's words broken over lines) is none.
+    stands before it, opens with a capital (or a letter of a script with none,
+    :func:`_caseless`): ``- tokyo:`` is one, ``the ministry:`` (a sentence's words broken
+    over lines) is none.
 
     Example:
         >>> _label_line("Big.\n\n**Sources:**"), _label_line("Big. Note:")
@@ -786,9 +812,22 @@ def _label_line(left: str) -> int | None:
     found = _LABEL_LINE.search(left, line_start)
     if found is None or len(found["label"].split()) > _LABEL_WORDS:
         return None
-    if found["marker"] is None and not found["label"][0].isupper():
+    first = found["label"][0]
+    if found["marker"] is None and not (first.isupper() or _caseless(first)):
         return None
     return found.start()
+
+
+def _caseless(letter: str) -> bool:
+    """Whether ``letter`` is a letter of a script with no case (Korean, Chinese, Japanese).
+
+    Such a script has no capital to open a label with: ``출처: <url>`` ("source") is one.
+
+    Example:
+        >>> _caseless("출"), _caseless("t"), _caseless("2")
+        (True, False, False)
+    """
+    return letter.isalpha() and letter.lower() == letter.upper()
 
 
 def _unlabelled(left: str, right: str) -> tuple[str, int]:
@@ -844,7 +883,10 @@ def _only_where(before: str, right: str, skip: int) -> tuple[str, int] | None:
     Its subject is bare (:func:`_bare_subject`: ``Details are at <url>.``), and nothing but
     its end follows the URL, or a clause on the page (``Data is at <url>, which shows
     it.``: :func:`_on_the_url`, read ``Data is, which shows it.``), which speaks of the URL
-    as the sentence did. ``None``: the sentence says more, and only ``at`` goes.
+    as the sentence did, or ``and more`` (:data:`_AND_ELSEWHERE`), which says only where
+    too. A subject going on with ``and`` and a verb keeps that verb (``Data is at <url>
+    and shows X.``, ``It is at <url> and it shows X.``). ``None``: the sentence says more,
+    and only ``at`` goes.
 
     Args:
         before: The text before ``at``.
@@ -852,20 +894,44 @@ def _only_where(before: str, right: str, skip: int) -> tuple[str, int] | None:
         skip: What of ``right`` goes already (``for details``).
     """
     head = right[:_HEAD]
-    clause = None if skip else _on_the_url(head)
-    end = clause.end() if clause else skip
-    rest = head[end:].lstrip(" \t")
     predicate = _COPULA_AT.search(before)
     if predicate is None:
         return None
+    elsewhere = None if skip else _AND_ELSEWHERE.match(head)
+    if elsewhere and (gone := _said_where(before, right, predicate, elsewhere.end())):
+        return gone  # `Data is at <url> and more.`
+    clause = None if skip else _on_the_url(head)
+    end = clause.end() if clause else skip
+    rest = head[end:].lstrip(" \t")
     if rest and rest[0] not in ".!?\n)":
         going_on = None if end else _AND_GOES_ON.match(head)
         if going_on is None or going_on["verb"] in _NOT_A_VERB:
             return None
+        pronoun = going_on["pronoun"]
+        if pronoun and _copula(before, predicate) not in _PRONOUN_COPULAS[pronoun]:
+            return None  # `They are at <url> and it shows X.`: `it` is no `they`
         # `Data is at <url> and shows X.`: the subject goes on with its other verb.
         return before[: predicate.end("subject")], going_on.start("verb")
+    return _said_where(before, right, predicate, end)
+
+
+def _said_where(
+    before: str, right: str, predicate: re.Match[str], end: int
+) -> tuple[str, int] | None:
+    """The sentence (or clause) of ``predicate`` gone, if it said only where, else ``None``.
+
+    Args:
+        before: The text before ``at``.
+        right: The text after the cut URL.
+        predicate: :data:`_COPULA_AT` in ``before``.
+        end: Where in ``right`` the words saying only where end.
+    """
+    head = right[:_HEAD]
     sentence = _SENTENCE_REST.match(head, end)
-    if not (sentence and _said(head, sentence)):
+    if not (sentence and _said(head, sentence)) or head[end:].lstrip(" \t")[:1] not in (
+        "",
+        *".!?\n)",
+    ):
         return None
     if _bare_subject(before, predicate):
         return _sentence_gone(before[: predicate.start()], right, sentence.end())
@@ -873,6 +939,9 @@ def _only_where(before: str, right: str, skip: int) -> tuple[str, int] | None:
         # `Tokyo is big and data is at <url>.`: the clause goes, the sentence's end stays.
         stops = sentence[0].endswith((".", "!", "?"))
         return before[:joined].rstrip(" \t"), sentence.end() - stops
+    if _names_only(before, predicate):
+        # `Tokyo and Osaka are at <url>.`: where two things are was all it said.
+        return _sentence_gone(before[: predicate.start()], right, sentence.end())
     return None
 
 
@@ -903,9 +972,92 @@ def _joined_clause(before: str, predicate: re.Match[str]) -> int | None:
     first = subject[: join.start()].lower().split()
     if not _own_subject(subject[join.end() :]):
         return None
-    if not (_CLAUSE_VERBS.intersection(first) or join[0].lstrip(" \t")[:1] in (",", ";")):
+    singular = _copula(before, predicate) in _SINGULAR and _no_noun_phrase(
+        subject[: join.start()].split()
+    )
+    if not (_a_clause(first) or singular or join[0].lstrip(" \t")[:1] in (",", ";")):
         return None
     return predicate.start("subject") + join.start()
+
+
+def _no_noun_phrase(words: list[str]) -> bool:
+    """Whether ``words`` (as written) before a join may be a clause, read by their shape.
+
+    Two words or more, not opened by a determiner nor all with a capital: ``Tokyo grew``
+    may be a clause, ``the report``, ``New York`` and ``Research`` (``Research and
+    development is ...``, one thing) are none.
+
+    Example:
+        >>> _no_noun_phrase(["Tokyo", "grew"]), _no_noun_phrase(["New", "York"])
+        (True, False)
+    """
+    return (
+        len(words) >= 2
+        and words[0].lower() not in _DETERMINERS
+        and not all(word[:1].isupper() for word in words)
+    )
+
+
+def _copula(before: str, predicate: re.Match[str]) -> str:
+    """The first word of what follows the subject in ``predicate`` (``is``, ``are``, ``can``)."""
+    words = before[predicate.end("subject") :].split()
+    return words[0].lower() if words else ""
+
+
+def _a_clause(words: list[str]) -> bool:
+    """Whether ``words`` (lower case) before a join hold a verb: they are a clause.
+
+    A verb of :data:`_CLAUSE_VERBS`, or a last word of five letters or more ending ``-ed``
+    (``Tokyo expanded``), not a noun's ``-eed`` (``the speed``), in words that may be a
+    clause by their shape (:func:`_no_noun_phrase`: ``the data collected`` may be a
+    subject).
+
+    Example:
+        >>> _a_clause(["tokyo", "grew"]), _a_clause(["tokyo", "expanded"])
+        (True, True)
+        >>> _a_clause(["tokyo"]), _a_clause(["the", "figures", "collected"])
+        (False, False)
+    """
+    if _CLAUSE_VERBS.intersection(words):
+        return True
+    last = words[-1] if words else ""
+    return (
+        _no_noun_phrase(words)
+        and len(last) >= 5
+        and last.endswith("ed")
+        and not last.endswith("eed")
+    )
+
+
+def _names_only(before: str, predicate: re.Match[str]) -> bool:
+    """Whether ``predicate``'s subject is a list of names or noun phrases opening the sentence.
+
+    ``Tokyo and Osaka are at <url>.`` said only where they are, as ``Details are at
+    <url>.`` did (:func:`_bare_subject`), and goes whole. Each part one word, words each
+    with a capital (``New York``), or opened by a determiner (``the report``), none a verb
+    (:func:`_a_clause`): ``Tokyo expanded and the figures are`` holds a clause.
+
+    Example:
+        >>> b = "Big. Tokyo and Osaka are"
+        >>> _names_only(b, _COPULA_AT.search(b))
+        True
+        >>> b = "Tokyo expanded and the figures are"
+        >>> _names_only(b, _COPULA_AT.search(b))
+        False
+    """
+    subject = predicate["subject"]
+    parts = _LIST_PARTS.split(subject)
+    if len(parts) < 2 or not _opens_sentence(before[: predicate.start()].rstrip(" \t")):
+        return False
+    for part in parts:
+        words = part.split()
+        lower = [word.lower() for word in words]
+        if not words or len(words) > 4 or _NOT_A_SUBJECT.intersection(lower) or _a_clause(lower):
+            return False
+        named = all(word[:1].isupper() for word in words)
+        if not (len(words) == 1 or named or lower[0] in _DETERMINERS):
+            return False
+    return True
 
 
 def _own_subject(words: str) -> bool:

@@ -205,7 +205,7 @@ def pointed(left: str, right: str) -> Pointed | None:
     before = _BEFORE.search(left, max(0, len(left) - _REACH))
     after = _AFTER.match(right)
     if before is None and after is None:
-        return None
+        return _opening_its_sentence(left, right)
     start = before.start() if before else len(left)
     opening = left[:start].rstrip(" \t")
     skip = after.end() if after else 0
@@ -228,6 +228,38 @@ def pointed(left: str, right: str) -> Pointed | None:
     if mark in _CLAUSE_MARKS:
         return Pointed(len(opening) - 1, skip, whole=False)
     return None
+
+
+def _opening_its_sentence(left: str, right: str) -> Pointed | None:
+    """The sentence a URL opens with no pointing word, run into the words on its page.
+
+    ``很大。<url>中的表格。`` ("the table in <url>") read ``很大。中的表格。``: the URL
+    opened its sentence (after a sentence's end, a bracket, a list marker or at a line's
+    start) and Chinese or Japanese words ran on from it, with no blank, to the sentence's
+    end: they spoke of the page, and go with it, as after ``参见``. Not where a blank or a
+    mark follows the URL, the URL stands inside a sentence (``东京<url>很大``), or the words
+    hold a URL, a link or a bracket (:func:`_said_of`).
+
+    Example:
+        >>> _opening_its_sentence("很大。", "中的表格。更多。")
+        Pointed(start=3, skip=5, whole=True)
+        >>> _opening_its_sentence("东京", "很大。") is None
+        True
+    """
+    first = right[:1]
+    if not is_spaceless(first) or first in WIDE_STOPS + _OPENINGS + "\u3000":
+        return None
+    opening = left.rstrip(" \t")
+    mark = opening[-1:]
+    if not (
+        _ITEM.search(opening) or not mark or mark == "\n" or mark in _SENTENCE_ENDS + _OPENINGS
+    ):
+        return None
+    said = _said_of(right, 0)
+    if said is None:
+        return None
+    follows = right[said : said + 1]
+    return Pointed(len(opening), said + (follows in _SENTENCE_ENDS), whole=True)
 
 
 def _said_of(right: str, at: int) -> int | None:
